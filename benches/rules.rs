@@ -1,0 +1,58 @@
+//! One trial of each single action through the public rules API, as trials per second.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::SeedableRng;
+use subdual::rules::grab::{GrabHold, GrabObject, Hands};
+use subdual::rules::mugging::Mugging;
+use subdual::rules::sap::Sap;
+use subdual::rules::strike::Strike;
+use subdual::rules::{Combatant, CombatantSpec, Matchup, RuleOptions};
+
+fn matchup(attacker: &str, victim: &str) -> Matchup {
+    let resolve = |text: &str| {
+        let spec: CombatantSpec = toml::from_str(text).expect("bench combatant");
+        Combatant::resolve(&spec).expect("bench combatant resolves")
+    };
+    Matchup {
+        attacker: resolve(attacker),
+        victim: resolve(victim),
+    }
+}
+
+fn single_actions(c: &mut Criterion) {
+    let o = RuleOptions::default();
+    let thief = "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"";
+    let fighter = "class = \"fighter\"\nlevel = 5\nstrength = 17\nweapon = \"long sword\"";
+    let guard = "class = \"fighter\"\nlevel = 3\nac = 5\nstrength = 15\nweapon = \"long sword\"";
+    let mug = Mugging::prepare(&matchup(thief, "monster = \"ogre\"\naware = false"), &o)
+        .expect("eligible");
+    let sap = Sap::prepare(&matchup(fighter, guard), &o).expect("eligible");
+    let strike = Strike::prepare(&matchup(fighter, "monster = \"ogre\""), &o).expect("eligible");
+    let grab_object = GrabObject::prepare(&matchup(fighter, guard), &o).expect("eligible");
+    let grab_person = GrabHold::person(&matchup(fighter, guard), &o, Hands::Two).expect("eligible");
+    let grab_monster = GrabHold::monster(&matchup(fighter, "monster = \"ogre\""), &o, Hands::Two)
+        .expect("eligible");
+
+    let mut group = c.benchmark_group("single_action");
+    group.throughput(Throughput::Elements(1));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    group.bench_function("mug", |b| b.iter(|| black_box(mug.resolve(&mut rng))));
+    group.bench_function("sap", |b| b.iter(|| black_box(sap.resolve(&mut rng))));
+    group.bench_function("strike", |b| b.iter(|| black_box(strike.resolve(&mut rng))));
+    group.bench_function("grab_object", |b| {
+        b.iter(|| black_box(grab_object.resolve(&mut rng)))
+    });
+    group.bench_function("grab_person", |b| {
+        b.iter(|| black_box(grab_person.resolve(&mut rng)))
+    });
+    group.bench_function("grab_monster", |b| {
+        b.iter(|| black_box(grab_monster.resolve(&mut rng)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, single_actions);
+criterion_main!(benches);

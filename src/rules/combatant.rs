@@ -1,0 +1,1053 @@
+//! A combatant, first as a scenario writes it ([`CombatantSpec`], every field optional) and then resolved
+//! ([`Combatant`]): catalog defaults filled in, THAC0 and saves looked up, Strength checked.
+//!
+//! Resolution happens once per sweep point, so every table look-up and every validation is out of the trial
+//! loop, and a bad value is reported before anything runs.
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+
+use crate::dice::Dice;
+use crate::rules::attack::ContestScore;
+use crate::rules::catalog::{self, Class, Weapon, WeaponType};
+use crate::rules::tables::{
+    self, ArmorType, Group, HitDice, SaveCategory, SaveNumbers, Size, Strength,
+};
+
+/// Awake, asleep, or magically held (not a wrestling hold).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    /// The default.
+    #[default]
+    Awake,
+    /// Attacks hit automatically; a sap may wake him.
+    Asleep,
+    /// Magically held: as asleep for attacks.
+    Held,
+}
+
+impl State {
+    /// Asleep or held: attacks hit automatically and the victim is unaware.
+    pub fn is_helpless(self) -> bool {
+        self != State::Awake
+    }
+}
+
+/// Where the attacker stands relative to the victim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Position {
+    /// In front (the default).
+    #[default]
+    Front,
+    /// Behind: a mugging needs it.
+    Behind,
+}
+
+/// A weapon as a scenario names it: a catalog name, or an inline table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WeaponSpec {
+    /// `weapon = "long sword"`.
+    Named(String),
+    /// `weapon = { name = "sap", damage = "1d4", ... }`.
+    Inline(InlineWeapon),
+}
+
+/// An inline weapon. Named after a catalog weapon, it starts from that weapon's numbers (so
+/// `{ name = "long sword", magic = 1 }` is a long sword +1); otherwise `damage` is required.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InlineWeapon {
+    /// Its name (a catalog name inherits that weapon's numbers).
+    pub name: Option<String>,
+    /// S, M or L.
+    pub size: Option<Size>,
+    /// B, P or S.
+    #[serde(rename = "type")]
+    pub kind: Option<WeaponType>,
+    /// Damage against S and M targets.
+    pub damage: Option<Dice>,
+    /// Damage against L and larger targets (default: `damage`).
+    pub damage_large: Option<Dice>,
+    /// Whether the damage can be held back.
+    pub controllable: Option<bool>,
+    /// A missile weapon.
+    pub missile: Option<bool>,
+    /// Magical bonus.
+    pub magic: Option<i32>,
+}
+
+impl<'de> Deserialize<'de> for WeaponSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = WeaponSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a weapon name such as \"club\", or an inline table such as { name = \"sap\", damage = \"1d4\" }")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<WeaponSpec, E> {
+                Ok(WeaponSpec::Named(v.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<WeaponSpec, A::Error> {
+                InlineWeapon::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(WeaponSpec::Inline)
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// Hit points: a fixed number, or dice rolled per trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HitPoints {
+    /// Always this many.
+    Fixed(i32),
+    /// Rolled per trial; at least 1.
+    Rolled(Dice),
+}
+
+impl HitPoints {
+    /// Hit points for one trial.
+    #[inline]
+    pub fn roll<R: crate::dice::Roller + ?Sized>(&self, rng: &mut R) -> i32 {
+        match self {
+            HitPoints::Fixed(n) => *n,
+            HitPoints::Rolled(dice) => dice.roll(rng).max(1),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for HitPoints {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = HitPoints;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number of hit points such as 12, or dice such as \"4d8+1\"")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<HitPoints, E> {
+                match i32::try_from(v) {
+                    Ok(n) if n >= 1 => Ok(HitPoints::Fixed(n)),
+                    _ => Err(E::custom(format!(
+                        "hp {v} is out of range: expected 1 or more"
+                    ))),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<HitPoints, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<HitPoints, E> {
+                if let Ok(n) = v.trim().parse::<i64>() {
+                    return self.visit_i64(n);
+                }
+                v.parse::<Dice>().map(HitPoints::Rolled).map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// Save overrides: `saves = { pp = 12 }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavesSpec {
+    /// Paralyzation, poison or death magic.
+    pub ppd: Option<i32>,
+    /// Rod, staff or wand.
+    pub rsw: Option<i32>,
+    /// Petrification or polymorph.
+    pub pp: Option<i32>,
+    /// Breath weapon.
+    pub bw: Option<i32>,
+    /// Spell.
+    pub sp: Option<i32>,
+}
+
+/// A combatant as a scenario writes it (SCENARIOS.md "Combatant fields"). Every field is optional; what is
+/// missing comes from the race, class or monster, then from the documented defaults.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombatantSpec {
+    /// A label for outputs.
+    pub name: Option<String>,
+    /// A character class (fighter, thief, ...).
+    pub class: Option<String>,
+    /// A character level, 0-20.
+    pub level: Option<u32>,
+    /// A PC race.
+    pub race: Option<String>,
+    /// A catalog monster.
+    pub monster: Option<String>,
+    /// Hit Dice ("4+1"); with no class, makes a monster of its own.
+    pub hit_dice: Option<HitDice>,
+    /// False for creatures with no intelligence at all.
+    pub intelligent: Option<bool>,
+    /// Size category.
+    pub size: Option<Size>,
+    /// Height in feet.
+    pub height_ft: Option<f64>,
+    /// Strength, "18/76" for exceptional strength.
+    pub strength: Option<Strength>,
+    /// Dexterity.
+    pub dexterity: Option<u8>,
+    /// The armor's AC (10 without armor).
+    pub ac: Option<i32>,
+    /// The shield's AC bonus.
+    pub shield: Option<i32>,
+    /// Magical AC bonus (rings, cloaks).
+    pub magic_ac: Option<i32>,
+    /// Wears a helmet (the mugging helmet rule).
+    pub helmet: Option<bool>,
+    /// The armor worn (the wrestler's armor penalty).
+    pub armor_type: Option<ArmorType>,
+    /// Hit points, fixed or rolled.
+    pub hp: Option<HitPoints>,
+    /// THAC0 override.
+    pub thac0: Option<i32>,
+    /// Save overrides.
+    pub saves: Option<SavesSpec>,
+    /// The weapon in hand.
+    pub weapon: Option<WeaponSpec>,
+    /// A size S weapon drawn when a wrestling bout makes the main one useless.
+    pub backup_weapon: Option<WeaponSpec>,
+    /// Natural attacks.
+    pub attacks: Option<Vec<Dice>>,
+    /// A weight-carrying animal.
+    pub carrier: Option<bool>,
+    /// Number of legs.
+    pub legs: Option<u32>,
+    /// Has a back to strike (no for oozes and jellies).
+    pub has_back: Option<bool>,
+    /// Hands free (a grab needs them).
+    pub hands_free: Option<u32>,
+    /// Awake, asleep or held.
+    pub state: Option<State>,
+    /// Aware of the attacker.
+    pub aware: Option<bool>,
+    /// Where this combatant stands (the attacker's `behind` allows a mugging).
+    pub position: Option<Position>,
+}
+
+impl CombatantSpec {
+    /// The field names a scenario may use, in SCENARIOS.md order (for suggestions on a misspelt one).
+    pub const FIELDS: [&'static str; 29] = [
+        "name",
+        "class",
+        "level",
+        "race",
+        "monster",
+        "hit_dice",
+        "intelligent",
+        "size",
+        "height_ft",
+        "strength",
+        "dexterity",
+        "ac",
+        "shield",
+        "magic_ac",
+        "helmet",
+        "armor_type",
+        "hp",
+        "thac0",
+        "saves",
+        "weapon",
+        "backup_weapon",
+        "attacks",
+        "carrier",
+        "legs",
+        "has_back",
+        "hands_free",
+        "state",
+        "aware",
+        "position",
+    ];
+}
+
+/// A field whose value the rules cannot accept.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct SpecError {
+    /// The combatant field at fault.
+    pub field: &'static str,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+fn spec_error(field: &'static str, message: impl Into<String>) -> SpecError {
+    SpecError {
+        field,
+        message: message.into(),
+    }
+}
+
+/// Armor class in parts, so that rules can strip the shield or Dexterity (RULES.md §1 "Armor class").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArmorClass {
+    /// The armor's AC (10 without armor; a monster's whole AC).
+    pub armor: i32,
+    /// The shield's bonus (subtracted).
+    pub shield: i32,
+    /// The Dexterity defensive adjustment (added: negative is a bonus).
+    pub dexterity: i32,
+    /// Magical protection (subtracted, even when a rule sets AC 10).
+    pub magic: i32,
+}
+
+impl ArmorClass {
+    /// The AC every ordinary attack is made against.
+    pub fn normal(&self) -> i32 {
+        self.armor - self.shield + self.dexterity - self.magic
+    }
+}
+
+/// What kind of creature a combatant is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// A character of a class, level and race.
+    Character {
+        /// The class.
+        class: &'static Class,
+        /// Level 0-20.
+        level: u32,
+        /// The race.
+        race: &'static catalog::Race,
+    },
+    /// A monster.
+    Monster {
+        /// Hit Dice.
+        hit_dice: HitDice,
+        /// False for creatures with no intelligence (save halving).
+        intelligent: bool,
+    },
+}
+
+/// A fully resolved combatant: every number a rule needs, looked up once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Combatant {
+    /// A label for outputs.
+    pub name: String,
+    /// Character or monster.
+    pub kind: Kind,
+    /// THAC0.
+    pub thac0: i32,
+    /// Save numbers per category.
+    pub saves: SaveNumbers,
+    /// Strength; `None` for a monster without one (no Strength adjustment).
+    pub strength: Option<Strength>,
+    /// A monster's rough Strength (RULES.md §5) from its catalog attacks; `None` for characters.
+    pub monster_strength: Option<i32>,
+    /// Dexterity.
+    pub dexterity: u8,
+    /// Armor class in parts.
+    pub ac: ArmorClass,
+    /// Wears a helmet.
+    pub helmet: bool,
+    /// Armor worn (wrestler's penalty).
+    pub armor_type: ArmorType,
+    /// Size category.
+    pub size: Size,
+    /// Height in feet.
+    pub height_ft: f64,
+    /// The weapon in hand (the fist when none).
+    pub weapon: Weapon,
+    /// A size S weapon for wrestling bouts.
+    pub backup_weapon: Option<Weapon>,
+    /// Natural attacks used in fights (empty for weapon users).
+    pub attacks: Vec<Dice>,
+    /// Hit points.
+    pub hp: HitPoints,
+    /// A weight-carrying animal.
+    pub carrier: bool,
+    /// Legs.
+    pub legs: u32,
+    /// Has a back.
+    pub has_back: bool,
+    /// Hands free.
+    pub hands_free: u32,
+    /// Awake, asleep or held.
+    pub state: State,
+    /// Aware of the attacker (never while asleep or held).
+    pub aware: bool,
+    /// Where it stands.
+    pub position: Position,
+}
+
+impl Combatant {
+    /// The "level" a rule compares: a character's level, a monster's whole Hit Dice (RULES.md §1).
+    pub fn level(&self) -> u32 {
+        match self.kind {
+            Kind::Character { level, .. } => level,
+            Kind::Monster { hit_dice, .. } => hit_dice.level(),
+        }
+    }
+
+    /// The level behind the save number of one category (a monster's save level, halved for the
+    /// unintelligent except vs PPD).
+    pub fn save_level(&self, category: SaveCategory) -> u32 {
+        match self.kind {
+            Kind::Character { level, .. } => level,
+            Kind::Monster {
+                hit_dice,
+                intelligent,
+            } => tables::monster_save_level(hit_dice, intelligent, category),
+        }
+    }
+
+    /// The class, for characters.
+    pub fn class(&self) -> Option<&'static Class> {
+        match self.kind {
+            Kind::Character { class, .. } => Some(class),
+            Kind::Monster { .. } => None,
+        }
+    }
+
+    /// Of a PC race (every character is): the grab size modifier is halved against it.
+    pub fn is_pc_race(&self) -> bool {
+        matches!(self.kind, Kind::Character { .. })
+    }
+
+    /// Strength's to-hit adjustment (0 without a Strength score).
+    pub fn hit_adjustment(&self) -> i32 {
+        self.strength.map_or(0, |s| s.hit_adjustment())
+    }
+
+    /// Strength's damage adjustment (0 without a Strength score).
+    pub fn damage_adjustment(&self) -> i32 {
+        self.strength.map_or(0, |s| s.damage_adjustment())
+    }
+
+    /// The score this combatant rolls against in a grab contest: its Strength, or a monster's rough
+    /// Strength when it has none.
+    pub fn contest_score(&self) -> ContestScore {
+        match (self.strength, self.monster_strength) {
+            (Some(s), _) => ContestScore::from(s),
+            (None, Some(m)) => ContestScore::plain(m),
+            (None, None) => ContestScore::plain(10),
+        }
+    }
+
+    /// The contest score while grabbing with one hand (RULES.md §5): the text's drop table for a Strength
+    /// score, three less for a monster's rough Strength.
+    pub fn one_hand_contest_score(&self) -> ContestScore {
+        match self.strength {
+            Some(s) => ContestScore::from(s.one_hand()),
+            None => {
+                let whole = self.contest_score();
+                ContestScore::plain((whole.score - 3).max(1))
+            }
+        }
+    }
+
+    /// Resolves a scenario's combatant against the catalog and the tables.
+    pub fn resolve(spec: &CombatantSpec) -> Result<Combatant, SpecError> {
+        let monster = match &spec.monster {
+            Some(name) => Some(catalog::monster_named(name).ok_or_else(|| {
+                spec_error(
+                    "monster",
+                    unknown("monster", name, catalog::monsters().iter().map(|m| m.name)),
+                )
+            })?),
+            None => None,
+        };
+        let class = match &spec.class {
+            Some(name) => Some(catalog::class_named(name).ok_or_else(|| {
+                spec_error(
+                    "class",
+                    unknown("class", name, catalog::classes().iter().map(|c| c.name)),
+                )
+            })?),
+            None => None,
+        };
+        if monster.is_some() && class.is_some() {
+            return Err(spec_error(
+                "class",
+                "a combatant is either a character (class) or a monster (monster), not both",
+            ));
+        }
+        let is_monster = monster.is_some() || (class.is_none() && spec.hit_dice.is_some());
+        let weapon = match &spec.weapon {
+            Some(w) => Some(resolve_weapon(w, "weapon")?),
+            None => None,
+        };
+        let backup_weapon = match &spec.backup_weapon {
+            Some(w) => Some(resolve_weapon(w, "backup_weapon")?),
+            None => None,
+        };
+        if let Some(b) = &backup_weapon
+            && b.size != Size::S
+        {
+            return Err(spec_error(
+                "backup_weapon",
+                format!(
+                    "`{}` is size {}; a backup weapon must be size S",
+                    b.name, b.size
+                ),
+            ));
+        }
+        let dexterity = spec.dexterity.unwrap_or(10);
+        if !(1..=25).contains(&dexterity) {
+            return Err(spec_error(
+                "dexterity",
+                format!("{dexterity} is out of range: expected 1 to 25"),
+            ));
+        }
+        if let Some(h) = spec.height_ft
+            && !(h.is_finite() && h > 0.0 && h <= 1000.0)
+        {
+            return Err(spec_error(
+                "height_ft",
+                format!("{h} is out of range: expected a height in feet above 0"),
+            ));
+        }
+        let hands_free = spec.hands_free.unwrap_or(2);
+        if hands_free > 2 {
+            return Err(spec_error(
+                "hands_free",
+                format!("{hands_free} is out of range: expected 0, 1 or 2"),
+            ));
+        }
+        let legs = spec.legs.or(monster.map(|m| m.legs)).unwrap_or(2);
+        if legs > 100 {
+            return Err(spec_error(
+                "legs",
+                format!("{legs} is out of range: expected 0 to 100"),
+            ));
+        }
+        let state = spec.state.unwrap_or_default();
+        let mut c = if is_monster {
+            resolve_monster(spec, monster, weapon)?
+        } else {
+            resolve_character(spec, class, weapon)?
+        };
+        let mut saves = c.saves;
+        if let Some(o) = spec.saves {
+            let overrides = [
+                (SaveCategory::Ppd, o.ppd),
+                (SaveCategory::Rsw, o.rsw),
+                (SaveCategory::Pp, o.pp),
+                (SaveCategory::Bw, o.bw),
+                (SaveCategory::Spell, o.sp),
+            ];
+            for (category, value) in overrides {
+                if let Some(v) = value {
+                    if !(-20..=40).contains(&v) {
+                        return Err(spec_error(
+                            "saves",
+                            format!("{v} is out of range: expected a save number from -20 to 40"),
+                        ));
+                    }
+                    saves.set(category, v);
+                }
+            }
+        }
+        if let Some(t) = spec.thac0 {
+            if !(-20..=40).contains(&t) {
+                return Err(spec_error(
+                    "thac0",
+                    format!("{t} is out of range: expected -20 to 40"),
+                ));
+            }
+            c.thac0 = t;
+        }
+        c.saves = saves;
+        c.dexterity = dexterity;
+        c.ac.shield = spec.shield.unwrap_or(0);
+        c.ac.magic = spec.magic_ac.unwrap_or(0);
+        c.ac.dexterity = tables::dexterity_defense(dexterity);
+        c.helmet = spec.helmet.unwrap_or(false);
+        c.armor_type = spec.armor_type.unwrap_or(ArmorType::None);
+        c.backup_weapon = backup_weapon;
+        c.carrier = spec.carrier.or(monster.map(|m| m.carrier)).unwrap_or(false);
+        c.legs = legs;
+        c.has_back = spec.has_back.unwrap_or(true);
+        c.hands_free = hands_free;
+        c.state = state;
+        c.aware = spec.aware.unwrap_or(true) && !state.is_helpless();
+        c.position = spec.position.unwrap_or_default();
+        if let Some(size) = spec.size {
+            c.size = size;
+            if spec.height_ft.is_none() && spec.race.is_none() && monster.is_none() {
+                c.height_ft = size.middle_height_ft();
+            }
+        }
+        if let Some(h) = spec.height_ft {
+            c.height_ft = h;
+        }
+        if let Some(name) = &spec.name {
+            c.name = name.clone();
+        }
+        if let Some(hp) = spec.hp {
+            c.hp = hp;
+        }
+        for (field, value) in [
+            ("ac", spec.ac),
+            ("shield", spec.shield),
+            ("magic_ac", spec.magic_ac),
+        ] {
+            if let Some(v) = value
+                && !(-20..=20).contains(&v)
+            {
+                return Err(spec_error(
+                    field,
+                    format!("{v} is out of range: expected -20 to 20"),
+                ));
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// "unknown monster `ogr`: did you mean `ogre`? (known: ...)".
+fn unknown<'a>(what: &str, name: &str, known: impl Iterator<Item = &'a str>) -> String {
+    let known: Vec<&str> = known.collect();
+    let mut message = format!("unknown {what} `{name}`");
+    if let Some(best) = crate::suggest::closest(&catalog::normalize(name), known.iter().copied()) {
+        message.push_str(&format!(": did you mean `{best}`?"));
+    }
+    message.push_str(&format!(" (known: {})", known.join(", ")));
+    message
+}
+
+fn resolve_weapon(spec: &WeaponSpec, field: &'static str) -> Result<Weapon, SpecError> {
+    let unknown_weapon =
+        |name: &str| spec_error(field, unknown("weapon", name, catalog::weapon_names()));
+    match spec {
+        WeaponSpec::Named(name) => catalog::weapon(name).ok_or_else(|| unknown_weapon(name)),
+        WeaponSpec::Inline(inline) => {
+            let base = inline.name.as_deref().and_then(catalog::weapon);
+            let damage = inline.damage.or(base.as_ref().map(|b| b.damage)).ok_or_else(|| {
+                spec_error(
+                    field,
+                    "an inline weapon needs `damage` (such as \"1d4\") unless its name is a catalog weapon",
+                )
+            })?;
+            let magic = inline.magic.or(base.as_ref().map(|b| b.magic)).unwrap_or(0);
+            if !(-10..=10).contains(&magic) {
+                return Err(spec_error(
+                    field,
+                    format!("magic {magic} is out of range: expected -10 to 10"),
+                ));
+            }
+            Ok(Weapon {
+                name: inline.name.clone().unwrap_or_else(|| "weapon".to_string()),
+                size: inline
+                    .size
+                    .or(base.as_ref().map(|b| b.size))
+                    .unwrap_or(Size::M),
+                kind: inline
+                    .kind
+                    .or(base.as_ref().map(|b| b.kind))
+                    .unwrap_or(WeaponType::B),
+                damage,
+                damage_large: inline
+                    .damage_large
+                    .or(base
+                        .as_ref()
+                        .filter(|_| inline.damage.is_none())
+                        .map(|b| b.damage_large))
+                    .unwrap_or(damage),
+                controllable: inline
+                    .controllable
+                    .or(base.as_ref().map(|b| b.controllable))
+                    .unwrap_or(false),
+                missile: inline
+                    .missile
+                    .or(base.as_ref().map(|b| b.missile))
+                    .unwrap_or(false),
+                magic,
+            })
+        }
+    }
+}
+
+fn resolve_character(
+    spec: &CombatantSpec,
+    class: Option<&'static Class>,
+    weapon: Option<Weapon>,
+) -> Result<Combatant, SpecError> {
+    let class = class.ok_or_else(|| {
+        spec_error(
+            "class",
+            "expected a character `class` (such as \"fighter\" or \"thief\") or a `monster` (such as \"ogre\")",
+        )
+    })?;
+    if spec.attacks.is_some() {
+        return Err(spec_error(
+            "attacks",
+            "only monsters have natural attacks; a character uses `weapon`",
+        ));
+    }
+    if spec.intelligent.is_some() {
+        return Err(spec_error(
+            "intelligent",
+            "only monsters can be marked unintelligent",
+        ));
+    }
+    let level = spec.level.unwrap_or(1);
+    if level > 20 {
+        return Err(spec_error(
+            "level",
+            format!("{level} is out of range: expected a character level from 0 to 20"),
+        ));
+    }
+    let race_name = spec.race.as_deref().unwrap_or("human");
+    let race = catalog::race_named(race_name).ok_or_else(|| {
+        spec_error(
+            "race",
+            unknown("race", race_name, catalog::races().iter().map(|r| r.name)),
+        )
+    })?;
+    let strength = spec
+        .strength
+        .unwrap_or_else(|| Strength::new(10).unwrap_or_else(|_| unreachable!()));
+    if strength.score() < 3 {
+        return Err(spec_error(
+            "strength",
+            format!("{strength} is out of range: a character's Strength is 3 to 25"),
+        ));
+    }
+    if strength.is_exceptional() && (class.group != Group::Warrior || !race.exceptional_strength) {
+        return Err(spec_error(
+            "strength",
+            format!(
+                "{strength}: only warriors who are not halflings have exceptional Strength (this is a {} {}); use \"18\"",
+                race.name, class.name
+            ),
+        ));
+    }
+    Ok(Combatant {
+        name: class.name.to_string(),
+        kind: Kind::Character { class, level, race },
+        thac0: tables::character_thac0(class.group, level),
+        saves: tables::character_saves(class.group, level),
+        strength: Some(strength),
+        monster_strength: None,
+        dexterity: 10,
+        ac: ArmorClass {
+            armor: spec.ac.unwrap_or(10),
+            shield: 0,
+            dexterity: 0,
+            magic: 0,
+        },
+        helmet: false,
+        armor_type: ArmorType::None,
+        size: race.size,
+        height_ft: race.height_ft,
+        weapon: weapon.unwrap_or_else(Weapon::fist),
+        backup_weapon: None,
+        attacks: Vec::new(),
+        hp: HitPoints::Rolled(character_hit_dice(class.group, level)),
+        carrier: false,
+        legs: 2,
+        has_back: true,
+        hands_free: 2,
+        state: State::Awake,
+        aware: true,
+        position: Position::Front,
+    })
+}
+
+/// A character's hit points as dice (SCENARIOS.md): warriors d10 and priests d8 a level up to 9th, then +3
+/// and +2 a level; rogues d6 and wizards d4 up to 10th, then +2 and +1 a level; level 0: 1d4.
+pub fn character_hit_dice(group: Group, level: u32) -> Dice {
+    let (sides, last_rolled, per_level_after) = match group {
+        Group::Warrior => (10, 9, 3),
+        Group::Priest => (8, 9, 2),
+        Group::Rogue => (6, 10, 2),
+        Group::Wizard => (4, 10, 1),
+    };
+    if level == 0 {
+        return Dice::of(1, 4, 0);
+    }
+    let rolled = level.min(last_rolled);
+    let after = level.saturating_sub(last_rolled) as i32 * per_level_after;
+    Dice::of(rolled, sides, after)
+}
+
+/// A monster's hit points as dice: d8 per whole Hit Die plus its bonus; a 1/2 HD monster 1d4.
+pub fn monster_hit_dice(hd: HitDice) -> Dice {
+    if hd.whole == 0 {
+        Dice::of(1, 4, 0)
+    } else {
+        Dice::of(hd.whole, 8, hd.modifier)
+    }
+}
+
+fn resolve_monster(
+    spec: &CombatantSpec,
+    monster: Option<&'static catalog::Monster>,
+    weapon: Option<Weapon>,
+) -> Result<Combatant, SpecError> {
+    if spec.level.is_some() {
+        return Err(spec_error(
+            "level",
+            "a monster's level is its Hit Dice: set `hit_dice` instead",
+        ));
+    }
+    if spec.race.is_some() {
+        return Err(spec_error(
+            "race",
+            "a monster has no race; a character needs a `class`",
+        ));
+    }
+    let hit_dice = spec
+        .hit_dice
+        .or(monster.map(|m| m.hit_dice))
+        .ok_or_else(|| {
+            spec_error(
+                "hit_dice",
+                "a custom monster needs `hit_dice` such as \"4+1\"",
+            )
+        })?;
+    let intelligent = spec
+        .intelligent
+        .or(monster.map(|m| m.intelligent))
+        .unwrap_or(true);
+    let catalog_attacks: Vec<Dice> = monster.map(|m| m.attacks.to_vec()).unwrap_or_default();
+    let catalog_weapon = monster.and_then(|m| m.weapon).and_then(catalog::weapon);
+    let carrier = spec.carrier.or(monster.map(|m| m.carrier)).unwrap_or(false);
+    let formula_attacks = spec
+        .attacks
+        .clone()
+        .unwrap_or_else(|| catalog_attacks.clone());
+    let monster_strength = catalog::monster_strength(
+        &formula_attacks,
+        weapon.as_ref().or(catalog_weapon.as_ref()),
+        carrier,
+    );
+    // A scenario that gives a monster a weapon replaces its catalog attacks in fights.
+    let attacks = match (&spec.attacks, &weapon) {
+        (Some(a), _) => a.clone(),
+        (None, Some(_)) => Vec::new(),
+        (None, None) => catalog_attacks,
+    };
+    let size = monster.map(|m| m.size).or(spec.size).unwrap_or(Size::M);
+    Ok(Combatant {
+        name: monster.map_or("monster", |m| m.name).to_string(),
+        kind: Kind::Monster {
+            hit_dice,
+            intelligent,
+        },
+        thac0: tables::monster_thac0(hit_dice),
+        saves: tables::monster_saves(hit_dice, intelligent),
+        strength: spec.strength,
+        monster_strength: Some(monster_strength),
+        dexterity: 10,
+        ac: ArmorClass {
+            armor: spec.ac.or(monster.map(|m| m.ac)).unwrap_or(10),
+            shield: 0,
+            dexterity: 0,
+            magic: 0,
+        },
+        helmet: false,
+        armor_type: ArmorType::None,
+        size,
+        height_ft: monster.map_or(size.middle_height_ft(), |m| m.height_ft),
+        weapon: weapon.or(catalog_weapon).unwrap_or_else(Weapon::fist),
+        backup_weapon: None,
+        attacks,
+        hp: HitPoints::Rolled(monster_hit_dice(hit_dice)),
+        carrier,
+        legs: 2,
+        has_back: true,
+        hands_free: 2,
+        state: State::Awake,
+        aware: true,
+        position: Position::Front,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(toml_text: &str) -> CombatantSpec {
+        toml::from_str(toml_text).unwrap()
+    }
+
+    fn resolve(toml_text: &str) -> Combatant {
+        Combatant::resolve(&parse(toml_text)).unwrap()
+    }
+
+    fn error(toml_text: &str) -> SpecError {
+        Combatant::resolve(&parse(toml_text)).unwrap_err()
+    }
+
+    #[test]
+    fn a_character_takes_its_tables_from_class_and_level() {
+        let thief = resolve("class = \"thief\"\nlevel = 9");
+        assert_eq!(thief.thac0, 16);
+        assert_eq!(thief.saves.get(SaveCategory::Pp), 10);
+        assert_eq!(thief.level(), 9);
+        assert_eq!((thief.size, thief.height_ft), (Size::M, 6.0));
+        assert_eq!(thief.weapon.name, "fist");
+        assert_eq!(thief.strength.map(|s| s.to_string()), Some("10".into()));
+        assert!(thief.is_pc_race());
+    }
+
+    #[test]
+    fn the_ogre_is_4_plus_1_thac0_17_saving_12_vs_petrification_at_level_4() {
+        let ogre = resolve("monster = \"ogre\"");
+        assert_eq!(ogre.thac0, 17);
+        assert_eq!(ogre.saves.get(SaveCategory::Pp), 12);
+        assert_eq!(ogre.level(), 4);
+        assert_eq!(ogre.save_level(SaveCategory::Pp), 5);
+        assert_eq!(ogre.ac.normal(), 5);
+        assert_eq!((ogre.size, ogre.height_ft), (Size::L, 9.0));
+        assert_eq!(ogre.monster_strength, Some(10));
+        assert_eq!(ogre.strength, None);
+        assert_eq!(ogre.hit_adjustment(), 0);
+        assert_eq!(ogre.hp, HitPoints::Rolled(Dice::of(4, 8, 1)));
+        assert!(!ogre.is_pc_race());
+    }
+
+    #[test]
+    fn a_monster_given_a_weapon_loses_its_catalog_attacks_but_not_its_strength() {
+        let ogre = resolve("monster = \"ogre\"\nweapon = \"club\"");
+        assert!(ogre.attacks.is_empty());
+        assert_eq!(ogre.weapon.name, "club");
+        assert_eq!(ogre.monster_strength, Some(10));
+        let orc = resolve("monster = \"orc\"");
+        assert_eq!(orc.weapon.name, "long sword");
+    }
+
+    #[test]
+    fn armor_class_adds_shield_dexterity_and_magic() {
+        let f = resolve("class = \"fighter\"\nac = 5\nshield = 1\ndexterity = 16\nmagic_ac = 2");
+        assert_eq!(f.ac.normal(), 5 - 1 - 2 - 2);
+    }
+
+    #[test]
+    fn exceptional_strength_is_for_warriors_who_are_not_halflings() {
+        let f = resolve("class = \"fighter\"\nstrength = \"18/76\"");
+        assert_eq!(f.hit_adjustment(), 2);
+        assert_eq!(
+            error("class = \"thief\"\nstrength = \"18/50\"").field,
+            "strength"
+        );
+        assert_eq!(
+            error("class = \"fighter\"\nrace = \"halfling\"\nstrength = \"18/50\"").field,
+            "strength"
+        );
+        assert_eq!(
+            resolve("class = \"thief\"\nstrength = 18").hit_adjustment(),
+            1
+        );
+    }
+
+    #[test]
+    fn out_of_range_values_name_their_field() {
+        assert_eq!(error("class = \"fighter\"\nlevel = 21").field, "level");
+        assert_eq!(error("class = \"fighter\"\nstrength = 2").field, "strength");
+        assert_eq!(
+            error("class = \"fighter\"\ndexterity = 30").field,
+            "dexterity"
+        );
+        assert_eq!(
+            error("class = \"fighter\"\nhands_free = 3").field,
+            "hands_free"
+        );
+        assert_eq!(
+            error("class = \"fighter\"\nheight_ft = -1.0").field,
+            "height_ft"
+        );
+        assert_eq!(error("class = \"fighter\"\nac = 99").field, "ac");
+        assert_eq!(error("class = \"figher\"").field, "class");
+        assert_eq!(
+            error("monster = \"ogre\"\nclass = \"fighter\"").field,
+            "class"
+        );
+        assert_eq!(error("monster = \"ogre\"\nlevel = 3").field, "level");
+        assert_eq!(error("level = 3").field, "class");
+        assert_eq!(
+            error("class = \"fighter\"\nbackup_weapon = \"long sword\"").field,
+            "backup_weapon"
+        );
+    }
+
+    #[test]
+    fn unknown_names_suggest_the_closest_entry() {
+        let e = error("monster = \"orge\"");
+        assert!(e.message.contains("did you mean `ogre`"), "{e}");
+        let e = error("class = \"fighter\"\nweapon = \"long swrod\"");
+        assert!(e.message.contains("did you mean `long sword`"), "{e}");
+    }
+
+    #[test]
+    fn inline_weapons_start_from_a_catalog_weapon_of_the_same_name() {
+        let f = resolve("class = \"fighter\"\nweapon = { name = \"long sword\", magic = 1 }");
+        assert_eq!(
+            (
+                f.weapon.damage.to_string(),
+                f.weapon.damage_large.to_string()
+            ),
+            ("1d8".into(), "1d12".into())
+        );
+        assert_eq!((f.weapon.magic, f.weapon.controllable), (1, true));
+        let sap = resolve(
+            "class = \"thief\"\nweapon = { name = \"sap\", size = \"S\", type = \"B\", damage = \"1d4\", damage_large = \"1d3\", controllable = true }",
+        );
+        assert!(sap.weapon.is_blunt());
+        assert_eq!(sap.weapon.damage_large.to_string(), "1d3");
+        assert_eq!(
+            error("class = \"thief\"\nweapon = { name = \"sap\" }").field,
+            "weapon"
+        );
+    }
+
+    #[test]
+    fn sleeping_victims_are_never_aware() {
+        let v = resolve("class = \"fighter\"\nstate = \"asleep\"\naware = true");
+        assert!(!v.aware);
+    }
+
+    #[test]
+    fn hit_points_follow_the_2e_dice_by_group() {
+        assert_eq!(character_hit_dice(Group::Warrior, 0).to_string(), "1d4");
+        assert_eq!(character_hit_dice(Group::Warrior, 9).to_string(), "9d10");
+        assert_eq!(character_hit_dice(Group::Warrior, 12).to_string(), "9d10+9");
+        assert_eq!(character_hit_dice(Group::Priest, 11).to_string(), "9d8+4");
+        assert_eq!(character_hit_dice(Group::Rogue, 12).to_string(), "10d6+4");
+        assert_eq!(character_hit_dice(Group::Wizard, 13).to_string(), "10d4+3");
+        assert_eq!(monster_hit_dice("1/2".parse().unwrap()).to_string(), "1d4");
+        assert_eq!(
+            monster_hit_dice("1-1".parse().unwrap()).to_string(),
+            "1d8-1"
+        );
+        let hp: CombatantSpec = parse("class = \"fighter\"\nhp = 12");
+        assert_eq!(hp.hp, Some(HitPoints::Fixed(12)));
+        let hp: CombatantSpec = parse("class = \"fighter\"\nhp = \"4d8+1\"");
+        assert_eq!(hp.hp, Some(HitPoints::Rolled(Dice::of(4, 8, 1))));
+        assert!(toml::from_str::<CombatantSpec>("hp = 0").is_err());
+    }
+
+    #[test]
+    fn one_hand_drops_strength_by_the_texts_table_and_monsters_by_three() {
+        let f = resolve("class = \"fighter\"\nstrength = \"18/00\"");
+        assert_eq!(
+            f.one_hand_contest_score(),
+            ContestScore {
+                score: 18,
+                percentile: 51
+            }
+        );
+        let ogre = resolve("monster = \"ogre\"");
+        assert_eq!(ogre.one_hand_contest_score(), ContestScore::plain(7));
+    }
+
+    #[test]
+    fn custom_monsters_need_hit_dice() {
+        let m = resolve("hit_dice = \"3+3\"\nsize = \"L\"\nattacks = [\"1d6\", \"1d6\"]");
+        assert_eq!((m.thac0, m.level(), m.size), (17, 3, Size::L));
+        assert_eq!(m.monster_strength, Some(7));
+        assert_eq!(m.height_ft, Size::L.middle_height_ft());
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        assert!(toml::from_str::<CombatantSpec>("strenght = 16").is_err());
+    }
+}

@@ -1,0 +1,475 @@
+//! GRAB: grabbing an object (a called shot, then the Strength contest for control), a person (a wrestling
+//! attack with two hands, a called shot at reduced Strength with one) and a monster (Strength moved by size)
+//! (RULES.md §5).
+//!
+//! Every grab is an unarmed maneuver: Strength's to-hit adjustment counts, a weapon's magic does not. The
+//! grabs of persons and monsters read the wrestling column: a hold row is a hold, which the victim then tries
+//! to break with the contest.
+
+use crate::dice::Roller;
+use crate::rules::attack::{AttackRoll, ContestScore, contest};
+use crate::rules::options::{GrabContest, RuleOptions};
+use crate::rules::tables::{brawl_row, wrestling_armor_penalty};
+use crate::rules::{Combatant, Ineligible, Matchup, StateName};
+
+/// The penalty of a called shot.
+pub const CALLED_SHOT_PENALTY: i32 = -4;
+
+/// One or two hands on the victim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Hands {
+    /// A called shot at −4 with the one-hand Strength drop.
+    One,
+    /// An ordinary wrestling attack at full Strength.
+    Two,
+}
+
+impl Hands {
+    /// How many hands.
+    pub fn count(self) -> u32 {
+        match self {
+            Hands::One => 1,
+            Hands::Two => 2,
+        }
+    }
+}
+
+/// A contest needs an awake opponent, and the grabber needs the hands.
+fn common_eligibility(m: &Matchup, hands: u32) -> Result<(), Ineligible> {
+    if m.victim.state.is_helpless() {
+        return Err(Ineligible::VictimHelpless(StateName(m.victim.state)));
+    }
+    if m.attacker.hands_free < hands {
+        return Err(Ineligible::HandsNotFree {
+            needed: hands,
+            free: m.attacker.hands_free,
+        });
+    }
+    Ok(())
+}
+
+/// Grabbing an object prepared for one matchup: the object is the weapon in the victim's hand.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrabObject {
+    /// The −4 called shot against the holder's normal armor class.
+    pub attack: AttackRoll,
+    /// The grabber's contest score.
+    pub grabber: ContestScore,
+    /// The holder's contest score.
+    pub holder: ContestScore,
+    /// How the contest is judged.
+    pub mode: GrabContest,
+}
+
+/// One attempt to grab an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GrabObjectOutcome {
+    /// The grab touched the object.
+    pub hit: bool,
+    /// The grabber won control of it.
+    pub control: bool,
+    /// Pairs of contest dice rolled, ties included (0 on a miss).
+    pub contest_rolls: u32,
+}
+
+impl GrabObject {
+    /// Checks eligibility (a free hand, an awake holder with a weapon) and prepares the roll and contest.
+    pub fn prepare(m: &Matchup, options: &RuleOptions) -> Result<GrabObject, Ineligible> {
+        common_eligibility(m, 1)?;
+        if m.victim.weapon.is_fist() {
+            return Err(Ineligible::NothingToGrab);
+        }
+        let grabber = &m.attacker;
+        Ok(GrabObject {
+            attack: AttackRoll::new(
+                grabber.thac0,
+                m.victim.ac.normal(),
+                CALLED_SHOT_PENALTY + grabber.hit_adjustment(),
+                options,
+            ),
+            grabber: grabber.contest_score(),
+            holder: m.victim.contest_score(),
+            mode: options.grab_contest,
+        })
+    }
+
+    /// One attempt: the called shot, then on a hit the contest.
+    #[inline]
+    pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> GrabObjectOutcome {
+        if !self.attack.roll(rng).hit {
+            return GrabObjectOutcome {
+                hit: false,
+                control: false,
+                contest_rolls: 0,
+            };
+        }
+        let c = contest(self.grabber, self.holder, self.mode, rng);
+        GrabObjectOutcome {
+            hit: true,
+            control: c.first_wins,
+            contest_rolls: c.rolls,
+        }
+    }
+}
+
+/// A grab of a person or a monster, prepared for one matchup.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrabHold {
+    /// The wrestling attack (called shot with one hand).
+    pub attack: AttackRoll,
+    /// The grabber's contest score while holding (one-hand drop and size modifier applied).
+    pub grabber: ContestScore,
+    /// The victim's contest score when he tries to break free.
+    pub victim: ContestScore,
+    /// How the contest is judged.
+    pub mode: GrabContest,
+}
+
+/// One grab of a person or a monster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HoldOutcome {
+    /// The wrestling attack hit.
+    pub hit: bool,
+    /// The row of the modified roll is a hold.
+    pub hold: bool,
+    /// A hold, and the victim's first attempt to break it failed.
+    pub kept: bool,
+    /// Pairs of dice in that attempt (0 without a hold).
+    pub contest_rolls: u32,
+}
+
+/// The wrestling attack of a grab: Strength's adjustment, −4 for one hand, the wrestler's armor penalty,
+/// against the victim's normal armor class.
+fn wrestling_attack(
+    grabber: &Combatant,
+    victim: &Combatant,
+    hands: Hands,
+    options: &RuleOptions,
+) -> AttackRoll {
+    let called_shot = if hands == Hands::One {
+        CALLED_SHOT_PENALTY
+    } else {
+        0
+    };
+    let modifier =
+        grabber.hit_adjustment() + called_shot + wrestling_armor_penalty(grabber.armor_type);
+    AttackRoll::new(grabber.thac0, victim.ac.normal(), modifier, options)
+}
+
+/// The grabber's contest score with one or two hands.
+fn holding_score(grabber: &Combatant, hands: Hands) -> ContestScore {
+    match hands {
+        Hands::One => grabber.one_hand_contest_score(),
+        Hands::Two => grabber.contest_score(),
+    }
+}
+
+/// The grabber's Strength modifier against a creature of another size (RULES.md §5): +3 against a smaller
+/// one, −6 against a larger one, halved (by `grab_size_rounding`) when the creature is of a PC race.
+pub fn size_modifier(grabber: &Combatant, creature: &Combatant, options: &RuleOptions) -> i32 {
+    let full = match creature.size.cmp(&grabber.size) {
+        std::cmp::Ordering::Less => 3,
+        std::cmp::Ordering::Greater => -6,
+        std::cmp::Ordering::Equal => 0,
+    };
+    if creature.is_pc_race() {
+        options.grab_size_rounding.half(full)
+    } else {
+        full
+    }
+}
+
+impl GrabHold {
+    /// Grabbing a person: full Strength with two hands, the text's drop table with one.
+    pub fn person(
+        m: &Matchup,
+        options: &RuleOptions,
+        hands: Hands,
+    ) -> Result<GrabHold, Ineligible> {
+        common_eligibility(m, hands.count())?;
+        Ok(GrabHold {
+            attack: wrestling_attack(&m.attacker, &m.victim, hands, options),
+            grabber: holding_score(&m.attacker, hands),
+            victim: m.victim.contest_score(),
+            mode: options.grab_contest,
+        })
+    }
+
+    /// Grabbing a monster: as a person, and the grabber's score is then moved by the size modifier.
+    pub fn monster(
+        m: &Matchup,
+        options: &RuleOptions,
+        hands: Hands,
+    ) -> Result<GrabHold, Ineligible> {
+        let mut grab = GrabHold::person(m, options, hands)?;
+        grab.grabber = grab
+            .grabber
+            .modified(size_modifier(&m.attacker, &m.victim, options));
+        Ok(grab)
+    }
+
+    /// One grab: the wrestling attack, its row, and on a hold the victim's first attempt to break free.
+    #[inline]
+    pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> HoldOutcome {
+        let swing = self.attack.roll(rng);
+        if !(swing.hit && brawl_row(swing.modified).hold) {
+            return HoldOutcome {
+                hit: swing.hit,
+                hold: false,
+                kept: false,
+                contest_rolls: 0,
+            };
+        }
+        let breaking = contest(self.victim, self.grabber, self.mode, rng);
+        HoldOutcome {
+            hit: true,
+            hold: true,
+            kept: !breaking.first_wins,
+            contest_rolls: breaking.rolls,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+    use crate::rules::matchup;
+
+    const GRABBER: &str = "class = \"fighter\"\nlevel = 1\nstrength = 17";
+    const HOLDER: &str =
+        "class = \"fighter\"\nlevel = 1\nac = 5\nstrength = 15\nweapon = \"long sword\"";
+
+    #[test]
+    fn grabbing_an_object_is_a_called_shot_at_minus_4_with_strength() {
+        let g = GrabObject::prepare(&matchup(GRABBER, HOLDER), &RuleOptions::default()).unwrap();
+        assert_eq!(g.attack.modifier, -4 + 1);
+        assert_eq!(g.attack.target, 20 - 5);
+        let magic = GrabObject::prepare(
+            &matchup(
+                "class = \"fighter\"\nstrength = 17\nweapon = { name = \"long sword\", magic = 3 }",
+                HOLDER,
+            ),
+            &RuleOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            magic.attack.modifier, -3,
+            "a weapon's magic does not help a grab"
+        );
+    }
+
+    #[test]
+    fn the_contest_decides_control_after_a_hit() {
+        let g = GrabObject::prepare(&matchup(GRABBER, HOLDER), &RuleOptions::default()).unwrap();
+        // Hit on 18; contest 17 rolls 10 (by 7) against 15 rolling 9 (by 6).
+        let mut dice = Scripted::new([18, 10, 9]);
+        assert_eq!(
+            g.resolve(&mut dice),
+            GrabObjectOutcome {
+                hit: true,
+                control: true,
+                contest_rolls: 1
+            }
+        );
+        // A tie (both by 5) is rolled again, counting two rolls.
+        let mut dice = Scripted::new([18, 12, 10, 15, 3]);
+        assert_eq!(
+            g.resolve(&mut dice),
+            GrabObjectOutcome {
+                hit: true,
+                control: false,
+                contest_rolls: 2
+            }
+        );
+        let mut miss = Scripted::new([17]);
+        assert_eq!(
+            g.resolve(&mut miss),
+            GrabObjectOutcome {
+                hit: false,
+                control: false,
+                contest_rolls: 0
+            }
+        );
+    }
+
+    #[test]
+    fn grabs_need_free_hands_an_awake_victim_and_something_to_grab() {
+        let o = RuleOptions::default();
+        let no_hands = "class = \"fighter\"\nhands_free = 0";
+        assert_eq!(
+            GrabObject::prepare(&matchup(no_hands, HOLDER), &o),
+            Err(Ineligible::HandsNotFree { needed: 1, free: 0 })
+        );
+        let one_hand = "class = \"fighter\"\nhands_free = 1";
+        assert!(GrabObject::prepare(&matchup(one_hand, HOLDER), &o).is_ok());
+        assert!(GrabHold::person(&matchup(one_hand, HOLDER), &o, Hands::Two).is_err());
+        assert!(GrabHold::person(&matchup(one_hand, HOLDER), &o, Hands::One).is_ok());
+        let asleep = "class = \"fighter\"\nstate = \"asleep\"\nweapon = \"club\"";
+        assert!(matches!(
+            GrabObject::prepare(&matchup(GRABBER, asleep), &o),
+            Err(Ineligible::VictimHelpless(_))
+        ));
+        assert_eq!(
+            GrabObject::prepare(&matchup(GRABBER, "class = \"fighter\""), &o),
+            Err(Ineligible::NothingToGrab)
+        );
+    }
+
+    #[test]
+    fn one_hand_is_a_called_shot_with_less_strength() {
+        let o = RuleOptions::default();
+        let strong = "class = \"fighter\"\nstrength = \"18/80\"\narmor_type = \"chain\"";
+        let two = GrabHold::person(&matchup(strong, HOLDER), &o, Hands::Two).unwrap();
+        let one = GrabHold::person(&matchup(strong, HOLDER), &o, Hands::One).unwrap();
+        // 18/80: +2 to hit; chain mail −2 for a wrestler.
+        assert_eq!(two.attack.modifier, 2 - 2);
+        assert_eq!(one.attack.modifier, 2 - 4 - 2);
+        assert_eq!(
+            two.grabber,
+            ContestScore {
+                score: 18,
+                percentile: 80
+            }
+        );
+        assert_eq!(one.grabber, ContestScore::plain(18));
+        let seventeen = GrabHold::person(&matchup(GRABBER, HOLDER), &o, Hands::One).unwrap();
+        assert_eq!(seventeen.grabber, ContestScore::plain(14));
+    }
+
+    #[test]
+    fn a_hold_comes_from_the_hold_rows_of_the_modified_roll() {
+        let o = RuleOptions::default();
+        // Strength 17 (+1) against AC 5 with THAC0 20: needs 14 on the die for a modified 15.
+        let g = GrabHold::person(&matchup(GRABBER, HOLDER), &o, Hands::Two).unwrap();
+        // Modified 15: arm lock, a hold. Victim 15 rolls 12 (by 3) against 17 rolling 5 (by 12): kept.
+        let mut dice = Scripted::new([14, 12, 5]);
+        assert_eq!(
+            g.resolve(&mut dice),
+            HoldOutcome {
+                hit: true,
+                hold: true,
+                kept: true,
+                contest_rolls: 1
+            }
+        );
+        // Modified 14: leg twist, no hold.
+        let mut dice = Scripted::new([13]);
+        assert_eq!(
+            g.resolve(&mut dice),
+            HoldOutcome {
+                hit: false,
+                hold: false,
+                kept: false,
+                contest_rolls: 0
+            }
+        );
+        // Modified 17: trip, a hit without a hold.
+        let mut dice = Scripted::new([16]);
+        assert_eq!(
+            g.resolve(&mut dice),
+            HoldOutcome {
+                hit: true,
+                hold: false,
+                kept: false,
+                contest_rolls: 0
+            }
+        );
+        // Modified 21: bear hug; the victim breaks free (15 rolls 2, by 13, against 17 rolling 10).
+        let mut dice = Scripted::new([20, 2, 10]);
+        assert_eq!(
+            g.resolve(&mut dice),
+            HoldOutcome {
+                hit: true,
+                hold: true,
+                kept: false,
+                contest_rolls: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_natural_20_hold_reads_the_bear_hug_even_against_good_armor() {
+        let o = RuleOptions::default();
+        let g = GrabHold::person(
+            &matchup(GRABBER, "class = \"fighter\"\nac = -10"),
+            &o,
+            Hands::Two,
+        )
+        .unwrap();
+        let mut dice = Scripted::new([20, 1, 20]);
+        let out = g.resolve(&mut dice);
+        assert!(out.hit && out.hold && !out.kept);
+    }
+
+    #[test]
+    fn monster_strength_plus_3_smaller_minus_6_larger_halved_for_pc_races() {
+        let o = RuleOptions::default();
+        let human = "class = \"fighter\"\nstrength = 16";
+        let ogre =
+            GrabHold::monster(&matchup(human, "monster = \"ogre\""), &o, Hands::Two).unwrap();
+        assert_eq!(ogre.grabber, ContestScore::plain(10));
+        assert_eq!(ogre.victim, ContestScore::plain(10));
+        let kobold =
+            GrabHold::monster(&matchup(human, "monster = \"kobold\""), &o, Hands::Two).unwrap();
+        assert_eq!(kobold.grabber, ContestScore::plain(19));
+        let orc = GrabHold::monster(&matchup(human, "monster = \"orc\""), &o, Hands::Two).unwrap();
+        assert_eq!(orc.grabber, ContestScore::plain(16));
+        // A halfling is of a PC race: +3 halves to +2 (half away from zero), or +1 rounding down.
+        let halfling = "class = \"thief\"\nrace = \"halfling\"";
+        let g = GrabHold::monster(&matchup(human, halfling), &o, Hands::Two).unwrap();
+        assert_eq!(g.grabber, ContestScore::plain(18));
+        let down = RuleOptions {
+            grab_size_rounding: crate::rules::options::SizeRounding::Down,
+            ..RuleOptions::default()
+        };
+        let g = GrabHold::monster(&matchup(human, halfling), &down, Hands::Two).unwrap();
+        assert_eq!(g.grabber, ContestScore::plain(17));
+        // A halfling grabbing a human: −6 halved to −3.
+        let g = GrabHold::monster(
+            &matchup(
+                "class = \"thief\"\nrace = \"halfling\"\nstrength = 12",
+                human,
+            ),
+            &o,
+            Hands::Two,
+        )
+        .unwrap();
+        assert_eq!(g.grabber, ContestScore::plain(9));
+    }
+
+    #[test]
+    fn the_size_modifier_applies_after_the_one_hand_drop_and_erases_the_percentile() {
+        let o = RuleOptions::default();
+        let strong = "class = \"fighter\"\nstrength = \"18/00\"";
+        // 18/00 one-handed is 18/51; against a smaller kobold +3 → 21, no percentile.
+        let g =
+            GrabHold::monster(&matchup(strong, "monster = \"kobold\""), &o, Hands::One).unwrap();
+        assert_eq!(g.grabber, ContestScore::plain(21));
+        // Same size: no modifier, the percentile survives.
+        let g = GrabHold::monster(&matchup(strong, "monster = \"orc\""), &o, Hands::One).unwrap();
+        assert_eq!(
+            g.grabber,
+            ContestScore {
+                score: 18,
+                percentile: 51
+            }
+        );
+    }
+
+    #[test]
+    fn the_nightmare_breaks_free_with_strength_20() {
+        let o = RuleOptions::default();
+        let g = GrabHold::monster(
+            &matchup(
+                "class = \"fighter\"\nstrength = 18",
+                "monster = \"nightmare\"",
+            ),
+            &o,
+            Hands::Two,
+        )
+        .unwrap();
+        assert_eq!(g.victim, ContestScore::plain(20));
+        assert_eq!(g.grabber, ContestScore::plain(12));
+    }
+}

@@ -1,0 +1,353 @@
+//! MUGGING: a thief's blow from behind with a blunt instrument; the victim saves vs petrification or is
+//! knocked out (RULES.md §2).
+
+use crate::dice::{Dice, Roller};
+use crate::rules::attack::{AttackRoll, SavingThrow};
+use crate::rules::combatant::{Combatant, Position};
+use crate::rules::options::{MugLevelDiff, RuleOptions};
+use crate::rules::tables::SaveCategory;
+use crate::rules::{Ineligible, Matchup};
+
+/// The backstab bonus a mugging keeps.
+pub const MUG_TO_HIT_BONUS: i32 = 4;
+
+/// A mugging prepared for one matchup: the attack, the save and the knockout dice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mugging {
+    /// The +4 attack against the stripped armor class (automatic on a sleeping or held victim).
+    pub attack: AttackRoll,
+    /// The victim's save vs petrification, moved by the level difference.
+    pub save: SavingThrow,
+    /// How long a knockout lasts.
+    pub ko_rounds: Dice,
+}
+
+/// One mugging attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MugOutcome {
+    /// The blow landed.
+    pub hit: bool,
+    /// Knocked out, for this many rounds.
+    pub ko_rounds: Option<u32>,
+}
+
+/// Whether the thief may mug this victim at all: eligible for a backstab (a thief, behind an unaware victim
+/// who has a back), a blunt instrument, and a victim at most `mug_max_height_ratio` times his height.
+pub fn eligibility(m: &Matchup, options: &RuleOptions) -> Result<(), Ineligible> {
+    let (thief, victim) = (&m.attacker, &m.victim);
+    match thief.class() {
+        Some(class) if class.backstabs() => {}
+        Some(class) => return Err(Ineligible::NotAThief(class.to_string())),
+        None => return Err(Ineligible::NotAThief(thief.name.clone())),
+    }
+    if thief.position != Position::Behind {
+        return Err(Ineligible::NotBehind);
+    }
+    if victim.aware {
+        return Err(Ineligible::VictimAware);
+    }
+    if !victim.has_back {
+        return Err(Ineligible::NoBack);
+    }
+    if victim.height_ft > options.mug_max_height_ratio * thief.height_ft {
+        return Err(Ineligible::TooTall {
+            victim: victim.height_ft,
+            mugger: thief.height_ft,
+            ratio: options.mug_max_height_ratio,
+        });
+    }
+    if !thief.weapon.is_blunt() {
+        return Err(Ineligible::NotBlunt(thief.weapon.name.clone()));
+    }
+    Ok(())
+}
+
+/// The armor class a mugging strikes: no shield and no Dexterity bonus (a penalty stays); with the helmet
+/// rule a bare head is AC 10, magical protection still counting.
+pub fn mugged_armor_class(victim: &Combatant, helmets: bool) -> i32 {
+    if helmets && !victim.helmet {
+        10 - victim.ac.magic
+    } else {
+        victim.ac.armor + victim.ac.dexterity.max(0) - victim.ac.magic
+    }
+}
+
+/// The number the victim needs on his save: his petrification number plus the mugger's level minus his own,
+/// signed and unclamped. A monster's own level is its whole Hit Dice, or its save level with
+/// `mug_level_diff = "save_level"`.
+pub fn save_needed(m: &Matchup, options: &RuleOptions) -> i32 {
+    let victim = &m.victim;
+    let victim_level = match options.mug_level_diff {
+        MugLevelDiff::HitDice => victim.level(),
+        MugLevelDiff::SaveLevel => victim.save_level(SaveCategory::Pp),
+    };
+    victim.saves.get(SaveCategory::Pp) + m.attacker.level() as i32 - victim_level as i32
+}
+
+impl Mugging {
+    /// Checks eligibility and folds the tables into the attack and the save.
+    pub fn prepare(m: &Matchup, options: &RuleOptions) -> Result<Mugging, Ineligible> {
+        eligibility(m, options)?;
+        let thief = &m.attacker;
+        let modifier = MUG_TO_HIT_BONUS + thief.hit_adjustment() + thief.weapon.magic;
+        let attack = if m.victim.state.is_helpless() {
+            AttackRoll::automatic(modifier)
+        } else {
+            AttackRoll::new(
+                thief.thac0,
+                mugged_armor_class(&m.victim, options.helmets),
+                modifier,
+                options,
+            )
+        };
+        Ok(Mugging {
+            attack,
+            save: SavingThrow::new(save_needed(m, options), options),
+            ko_rounds: options.mug_ko_rounds,
+        })
+    }
+
+    /// One attempt: the attack roll, then the save, then the knockout's length (at least one round).
+    #[inline]
+    pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> MugOutcome {
+        if !self.attack.roll(rng).hit {
+            return MugOutcome {
+                hit: false,
+                ko_rounds: None,
+            };
+        }
+        let ko_rounds = if self.save.roll(rng) {
+            None
+        } else {
+            Some(self.ko_rounds.roll(rng).max(1) as u32)
+        };
+        MugOutcome {
+            hit: true,
+            ko_rounds,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+    use crate::rules::matchup;
+
+    const THIEF_9: &str = "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"";
+    const OGRE: &str = "monster = \"ogre\"\naware = false";
+
+    fn ogre_mugging(options: &RuleOptions) -> Mugging {
+        Mugging::prepare(&matchup(THIEF_9, OGRE), options).unwrap()
+    }
+
+    #[test]
+    fn thief_9_vs_ogre_needs_17() {
+        assert_eq!(ogre_mugging(&RuleOptions::default()).save.needed, 17);
+    }
+
+    #[test]
+    fn thief_9_vs_ogre_needs_16_by_save_level() {
+        let o = RuleOptions {
+            mug_level_diff: MugLevelDiff::SaveLevel,
+            ..RuleOptions::default()
+        };
+        assert_eq!(ogre_mugging(&o).save.needed, 16);
+    }
+
+    #[test]
+    fn a_higher_level_victim_saves_more_easily_and_nothing_is_clamped() {
+        let m = matchup(
+            "class = \"thief\"\nlevel = 1\nweapon = \"club\"\nposition = \"behind\"",
+            "class = \"fighter\"\nlevel = 17\naware = false",
+        );
+        // Warrior 17+ petrification 4, plus 1 - 17.
+        assert_eq!(save_needed(&m, &RuleOptions::default()), 4 - 16);
+        let m = matchup(
+            "class = \"thief\"\nlevel = 20\nweapon = \"club\"\nposition = \"behind\"",
+            "monster = \"kobold\"\naware = false",
+        );
+        // Level-0 row, petrification 17, plus 20 - 0.
+        assert_eq!(save_needed(&m, &RuleOptions::default()), 37);
+    }
+
+    #[test]
+    fn the_mugging_adds_4_and_strips_shield_and_dexterity_bonus() {
+        let m = matchup(
+            "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"\nstrength = 17",
+            "class = \"fighter\"\nac = 4\nshield = 1\ndexterity = 17\nmagic_ac = 1\naware = false",
+        );
+        let mug = Mugging::prepare(&m, &RuleOptions::default()).unwrap();
+        assert_eq!(mug.attack.modifier, 4 + 1);
+        // AC 4 without the shield and the −3 Dexterity bonus, magic still counting: 3. THAC0 16.
+        assert_eq!(mug.attack.target, 16 - 3);
+    }
+
+    #[test]
+    fn a_dexterity_penalty_stays() {
+        let m = matchup(
+            "class = \"fighter\"\nac = 6\ndexterity = 4",
+            "class = \"fighter\"",
+        );
+        assert_eq!(mugged_armor_class(&m.attacker, false), 6 + 3);
+    }
+
+    #[test]
+    fn with_helmets_a_bare_head_is_ac_10_but_magic_counts() {
+        let bare = matchup(
+            "class = \"fighter\"\nac = 3\nmagic_ac = 2",
+            "class = \"fighter\"",
+        )
+        .attacker;
+        assert_eq!(mugged_armor_class(&bare, true), 8);
+        assert_eq!(mugged_armor_class(&bare, false), 1);
+        let helmed = matchup(
+            "class = \"fighter\"\nac = 3\nhelmet = true",
+            "class = \"fighter\"",
+        )
+        .attacker;
+        assert_eq!(mugged_armor_class(&helmed, true), 3);
+    }
+
+    #[test]
+    fn helmet_rule_makes_the_ogre_easier_to_hit() {
+        let plain = ogre_mugging(&RuleOptions::default());
+        let helmets = ogre_mugging(&RuleOptions {
+            helmets: true,
+            ..RuleOptions::default()
+        });
+        assert_eq!(plain.attack.target, 16 - 5);
+        assert_eq!(helmets.attack.target, 16 - 10);
+    }
+
+    #[test]
+    fn only_a_thief_behind_an_unaware_victim_with_a_back_may_mug() {
+        let o = RuleOptions::default();
+        let err = |a: &str, v: &str| Mugging::prepare(&matchup(a, v), &o).unwrap_err();
+        assert!(matches!(
+            err(
+                "class = \"fighter\"\nweapon = \"club\"\nposition = \"behind\"",
+                OGRE
+            ),
+            Ineligible::NotAThief(_)
+        ));
+        assert!(matches!(
+            err("monster = \"orc\"\nposition = \"behind\"", OGRE),
+            Ineligible::NotAThief(_)
+        ));
+        assert_eq!(
+            err("class = \"thief\"\nweapon = \"club\"", OGRE),
+            Ineligible::NotBehind
+        );
+        assert_eq!(err(THIEF_9, "monster = \"ogre\""), Ineligible::VictimAware);
+        assert_eq!(
+            err(
+                THIEF_9,
+                "monster = \"ogre\"\naware = false\nhas_back = false"
+            ),
+            Ineligible::NoBack
+        );
+        assert!(matches!(
+            err(
+                "class = \"thief\"\nweapon = \"dagger\"\nposition = \"behind\"",
+                OGRE
+            ),
+            Ineligible::NotBlunt(_)
+        ));
+        assert!(matches!(
+            err(
+                "class = \"thief\"\nweapon = \"sling\"\nposition = \"behind\"",
+                OGRE
+            ),
+            Ineligible::NotBlunt(_)
+        ));
+        // Fists are blunt; a sleeping victim is unaware whatever `aware` says.
+        assert!(
+            Mugging::prepare(
+                &matchup(
+                    "class = \"thief\"\nposition = \"behind\"",
+                    "monster = \"ogre\"\nstate = \"asleep\""
+                ),
+                &o
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn no_victim_more_than_twice_as_tall_as_the_thief() {
+        let o = RuleOptions::default();
+        let halfling =
+            "class = \"thief\"\nrace = \"halfling\"\nweapon = \"club\"\nposition = \"behind\"";
+        // 3 ft halfling: a 6 ft victim is exactly twice as tall (allowed), 6.5 ft is not.
+        assert!(
+            Mugging::prepare(&matchup(halfling, "class = \"fighter\"\naware = false"), &o).is_ok()
+        );
+        let e = Mugging::prepare(
+            &matchup(
+                halfling,
+                "class = \"fighter\"\nheight_ft = 6.5\naware = false",
+            ),
+            &o,
+        );
+        assert!(matches!(e, Err(Ineligible::TooTall { .. })));
+        // A human thief (6 ft) may mug a 9 ft ogre.
+        assert!(Mugging::prepare(&matchup(THIEF_9, OGRE), &o).is_ok());
+        let strict = RuleOptions {
+            mug_max_height_ratio: 1.4,
+            ..RuleOptions::default()
+        };
+        assert!(Mugging::prepare(&matchup(THIEF_9, OGRE), &strict).is_err());
+    }
+
+    #[test]
+    fn a_miss_rolls_only_the_attack() {
+        let mug = ogre_mugging(&RuleOptions::default());
+        // Needs 11 - 4 = 7 on the d20.
+        let mut dice = Scripted::new([6]);
+        assert_eq!(
+            mug.resolve(&mut dice),
+            MugOutcome {
+                hit: false,
+                ko_rounds: None
+            }
+        );
+        assert_eq!(dice.requests(), &[20]);
+    }
+
+    #[test]
+    fn a_hit_and_a_made_save_is_no_knockout() {
+        let mut dice = Scripted::new([7, 17]);
+        let out = ogre_mugging(&RuleOptions::default()).resolve(&mut dice);
+        assert_eq!(
+            out,
+            MugOutcome {
+                hit: true,
+                ko_rounds: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_failed_save_knocks_out_for_2d8_rounds() {
+        let mut dice = Scripted::new([7, 16, 3, 8]);
+        let out = ogre_mugging(&RuleOptions::default()).resolve(&mut dice);
+        assert_eq!(
+            out,
+            MugOutcome {
+                hit: true,
+                ko_rounds: Some(11)
+            }
+        );
+        assert_eq!(dice.requests(), &[20, 20, 8, 8]);
+    }
+
+    #[test]
+    fn a_sleeping_victim_is_hit_without_a_roll() {
+        let m = matchup(THIEF_9, "monster = \"ogre\"\nstate = \"asleep\"");
+        let mug = Mugging::prepare(&m, &RuleOptions::default()).unwrap();
+        let mut dice = Scripted::new([1, 4, 4]);
+        assert_eq!(mug.resolve(&mut dice).ko_rounds, Some(8));
+        assert_eq!(dice.requests(), &[20, 8, 8]);
+    }
+}

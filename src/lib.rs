@@ -24,5 +24,8 @@
 //! ```
 
 pub mod dice;
+pub mod engine;
 pub mod rules;
+pub mod scenario;
+pub mod stats;
 pub mod suggest;

@@ -5,6 +5,7 @@
 //! table look-up into a few integers; `resolve` then runs one trial from those integers and a
 //! [`Roller`](crate::dice::Roller). The per-trial path therefore never looks anything up and never fails.
 
+pub mod action;
 pub mod attack;
 pub mod catalog;
 pub mod combatant;
@@ -105,6 +106,9 @@ pub enum Ineligible {
     /// Grabbing an object needs something held.
     #[error("the victim holds no weapon to grab")]
     NothingToGrab,
+    /// Fights are prepared round by round, not as one action.
+    #[error("{0} is a fight, not a single action")]
+    NotASingleAction(&'static str),
 }
 
 /// A state's name for messages.

@@ -45,7 +45,11 @@ pub fn eligibility(m: &Matchup) -> Result<(), Ineligible> {
 /// The held-back split of `rolled` damage (with every bonus, at least 1): the total is half (rounded by
 /// `rounding`, at least 1), the temporary part half of the total rounded down, the real part the rest.
 pub fn held_back(rolled: i32, rounding: Rounding) -> Damage {
-    let total = rounding.divide(rolled.max(1), 2).max(1) as u32;
+    split_total(rounding.divide(rolled.max(1), 2).max(1) as u32)
+}
+
+/// The split of a held-back total: half of it (rounded down) temporary, the rest real.
+pub fn split_total(total: u32) -> Damage {
     let temporary = total / 2;
     Damage {
         total,

@@ -1,0 +1,194 @@
+//! The actions a scenario can study, and one prepared action per sweep point.
+//!
+//! [`Prepared`] is the hand-off between the scenario layer (which resolves a point once) and the engine
+//! (which runs it millions of times): everything in it is plain numbers.
+
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::rules::grab::{GrabHold, GrabObject, Hands};
+use crate::rules::mugging::Mugging;
+use crate::rules::sap::Sap;
+use crate::rules::strike::Strike;
+use crate::rules::{Ineligible, Matchup, RuleOptions};
+
+/// An action of SCENARIOS.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// A thief's knockout blow from behind.
+    Mug,
+    /// A called shot to knock out.
+    Sap,
+    /// An armed blow held back.
+    Strike,
+    /// Grabbing the weapon out of a hand.
+    GrabObject,
+    /// Grabbing a person.
+    GrabPerson,
+    /// Grabbing a monster.
+    GrabMonster,
+    /// An unarmed fight against a (usually armed) defender.
+    Brawl,
+    /// A fight to bring the victim down alive.
+    Subdue,
+}
+
+impl Action {
+    /// Every action, in SCENARIOS.md order.
+    pub const ALL: [Action; 8] = [
+        Action::Mug,
+        Action::Sap,
+        Action::Strike,
+        Action::GrabObject,
+        Action::GrabPerson,
+        Action::GrabMonster,
+        Action::Brawl,
+        Action::Subdue,
+    ];
+
+    /// The name a scenario uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Mug => "mug",
+            Action::Sap => "sap",
+            Action::Strike => "strike",
+            Action::GrabObject => "grab_object",
+            Action::GrabPerson => "grab_person",
+            Action::GrabMonster => "grab_monster",
+            Action::Brawl => "brawl",
+            Action::Subdue => "subdue",
+        }
+    }
+
+    /// A fight, round by round, rather than a single action.
+    pub fn is_fight(self) -> bool {
+        matches!(self, Action::Brawl | Action::Subdue)
+    }
+
+    /// The `[action_options]` keys this action reads; any other is an error.
+    pub fn options_used(self) -> &'static [&'static str] {
+        match self {
+            Action::Mug | Action::Sap | Action::Strike | Action::GrabObject => &[],
+            Action::GrabPerson | Action::GrabMonster => &["hands"],
+            Action::Brawl => &["style", "max_rounds", "victim_intent"],
+            Action::Subdue => &["max_rounds", "victim_intent"],
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What an unarmed brawler does every round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Style {
+    /// Punching (the default).
+    #[default]
+    Punch,
+    /// Wrestling.
+    Wrestle,
+    /// Overbearing.
+    Overbear,
+    /// Martial arts: not implemented (the CFH column is not in RULES.md yet).
+    MartialArts,
+}
+
+/// How the victim of a fight answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Intent {
+    /// At full force (the default).
+    #[default]
+    Lethal,
+    /// Holding back too.
+    Subdue,
+}
+
+/// `[action_options]` as a scenario writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionOptionsSpec {
+    /// Hands used by a grab of a person or monster: 1 or 2.
+    pub hands: Option<u32>,
+    /// The brawler's style.
+    pub style: Option<Style>,
+    /// Rounds before a fight is a timeout.
+    pub max_rounds: Option<u32>,
+    /// How the victim of a fight answers.
+    pub victim_intent: Option<Intent>,
+}
+
+impl ActionOptionsSpec {
+    /// Every key, for suggestions.
+    pub const FIELDS: [&'static str; 4] = ["hands", "style", "max_rounds", "victim_intent"];
+}
+
+/// An action with its matchup folded into numbers, ready to run per trial.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Prepared {
+    /// A mugging.
+    Mug(Mugging),
+    /// A sap.
+    Sap(Sap),
+    /// A held-back strike.
+    Strike(Strike),
+    /// Grabbing an object.
+    GrabObject(GrabObject),
+    /// Grabbing a person.
+    GrabPerson(GrabHold),
+    /// Grabbing a monster.
+    GrabMonster(GrabHold),
+}
+
+/// Quantities fixed by the matchup, reported as metrics with no interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Fixed {
+    /// The mugging victim's save number.
+    pub save_needed: Option<i32>,
+    /// The grabbed monster's contest score.
+    pub monster_strength: Option<i32>,
+    /// The grabber's contest score.
+    pub grabber_strength: Option<i32>,
+}
+
+impl Prepared {
+    /// Prepares `action` for one matchup, or says why the rules forbid it. Fights are prepared elsewhere.
+    pub fn new(
+        action: Action,
+        m: &Matchup,
+        options: &RuleOptions,
+        hands: Hands,
+    ) -> Result<Prepared, Ineligible> {
+        Ok(match action {
+            Action::Mug => Prepared::Mug(Mugging::prepare(m, options)?),
+            Action::Sap => Prepared::Sap(Sap::prepare(m, options)?),
+            Action::Strike => Prepared::Strike(Strike::prepare(m, options)?),
+            Action::GrabObject => Prepared::GrabObject(GrabObject::prepare(m, options)?),
+            Action::GrabPerson => Prepared::GrabPerson(GrabHold::person(m, options, hands)?),
+            Action::GrabMonster => Prepared::GrabMonster(GrabHold::monster(m, options, hands)?),
+            Action::Brawl | Action::Subdue => return Err(Ineligible::NotASingleAction(action.name())),
+        })
+    }
+
+    /// The fixed metrics of this point.
+    pub fn fixed(&self) -> Fixed {
+        match self {
+            Prepared::Mug(m) => Fixed {
+                save_needed: Some(m.save.needed),
+                ..Fixed::default()
+            },
+            Prepared::GrabMonster(g) => Fixed {
+                monster_strength: Some(g.victim.score),
+                grabber_strength: Some(g.grabber.score),
+                ..Fixed::default()
+            },
+            _ => Fixed::default(),
+        }
+    }
+}

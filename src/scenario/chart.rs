@@ -1,0 +1,210 @@
+//! `[[chart]]` requests: parsed with the scenario and checked against its metrics and sweep paths before
+//! anything runs, so a typo in a chart never costs a long run.
+
+use serde::Deserialize;
+
+use crate::rules::action::Action;
+use crate::stats::metrics;
+
+/// The kinds of chart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ChartKind {
+    /// A metric against a sweep path or `level_gap`, with its confidence band.
+    #[default]
+    Line,
+    /// A metric over two sweep paths.
+    Heatmap,
+    /// One distribution per series.
+    Histogram,
+}
+
+/// A `[[chart]]` table as written.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChartSpec {
+    /// Output name without extension (default: the metric's name).
+    pub file: Option<String>,
+    /// line, heatmap or histogram.
+    pub kind: Option<ChartKind>,
+    /// The horizontal axis: a sweep path or `level_gap`.
+    pub x: Option<String>,
+    /// The metric drawn (line, histogram), or the vertical sweep path (heatmap).
+    pub y: Option<String>,
+    /// The heatmap's metric (default: the headline metric).
+    pub metric: Option<String>,
+    /// What separates the lines: `variant` (default) or a sweep path.
+    pub series: Option<String>,
+    /// A title above the chart (default: the scenario's title).
+    pub title: Option<String>,
+}
+
+/// A checked chart request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chart {
+    /// Output name without extension.
+    pub file: String,
+    /// The kind.
+    pub kind: ChartKind,
+    /// Horizontal axis: a sweep path or `level_gap` (empty for histograms).
+    pub x: String,
+    /// Vertical sweep path of a heatmap.
+    pub y_path: Option<String>,
+    /// The metric (or distribution) drawn.
+    pub metric: String,
+    /// `variant` or a sweep path.
+    pub series: String,
+    /// Title.
+    pub title: String,
+}
+
+/// A chart request that cannot be drawn: which field, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChartError {
+    /// The field at fault.
+    pub field: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// The word that did not match.
+    pub word: String,
+    /// What it could have been.
+    pub candidates: Vec<String>,
+}
+
+fn fail(field: &'static str, message: String, word: &str, candidates: Vec<String>) -> ChartError {
+    ChartError {
+        field,
+        message,
+        word: word.to_string(),
+        candidates,
+    }
+}
+
+impl ChartSpec {
+    /// Checks the request against the action's metrics and the sweep paths.
+    pub fn check(&self, action: Action, paths: &[String], title: &str) -> Result<Chart, ChartError> {
+        let kind = self.kind.unwrap_or_default();
+        let mut x_choices: Vec<String> = paths.to_vec();
+        x_choices.push("level_gap".to_string());
+        let mut series_choices = vec!["variant".to_string()];
+        series_choices.extend(paths.iter().cloned());
+        let summary: Vec<String> = metrics::summary_metrics(action).map(str::to_string).collect();
+        let distributions: Vec<String> = metrics::distribution_metrics(action).map(str::to_string).collect();
+        let pick = |field: &'static str, value: &Option<String>, default: Option<&String>, choices: &[String], what: &str| {
+            let chosen = value.clone().or_else(|| default.cloned()).ok_or_else(|| {
+                fail(field, format!("this chart needs `{field}`: {what} ({})", choices.join(", ")), "", choices.to_vec())
+            })?;
+            if choices.contains(&chosen) {
+                Ok(chosen)
+            } else {
+                Err(fail(
+                    field,
+                    format!("`{chosen}` is not {what} of action {action} (expected one of: {})", choices.join(", ")),
+                    &chosen,
+                    choices.to_vec(),
+                ))
+            }
+        };
+        let series = pick("series", &self.series, series_choices.first(), &series_choices, "a series (variant or a sweep path)")?;
+        let (x, y_path, metric) = match kind {
+            ChartKind::Line => {
+                if self.metric.is_some() {
+                    return Err(fail("metric", "a line chart names its metric in `y`".to_string(), "", Vec::new()));
+                }
+                let x = pick("x", &self.x, paths.first(), &x_choices, "a sweep path or level_gap")?;
+                let y = pick("y", &self.y, summary.first(), &summary, "a summary metric")?;
+                (x, None, y)
+            }
+            ChartKind::Heatmap => {
+                if paths.len() < 2 {
+                    return Err(fail(
+                        "kind",
+                        format!("a heatmap needs two sweep axes; this scenario sweeps {}", paths.len()),
+                        "",
+                        Vec::new(),
+                    ));
+                }
+                let x = pick("x", &self.x, paths.first(), paths, "a sweep path")?;
+                let second = paths.iter().find(|p| **p != x);
+                let y = pick("y", &self.y, second, paths, "a sweep path")?;
+                if x == y {
+                    return Err(fail("y", format!("a heatmap needs two different sweep paths, not `{x}` twice"), "", Vec::new()));
+                }
+                let metric = pick("metric", &self.metric, summary.first(), &summary, "a summary metric")?;
+                (x, Some(y), metric)
+            }
+            ChartKind::Histogram => {
+                if self.x.is_some() {
+                    return Err(fail("x", "a histogram's horizontal axis is the distribution's value; drop `x`".to_string(), "", Vec::new()));
+                }
+                let chosen = self.y.clone().or_else(|| self.metric.clone());
+                let field = if self.y.is_some() { "y" } else { "metric" };
+                let metric = pick(field, &chosen, distributions.first(), &distributions, "a distribution")?;
+                (String::new(), None, metric)
+            }
+        };
+        Ok(Chart {
+            file: self.file.clone().unwrap_or_else(|| metric.clone()),
+            kind,
+            x,
+            y_path,
+            metric,
+            series,
+            title: self.title.clone().unwrap_or_else(|| title.to_string()),
+        })
+    }
+}
+
+/// The chart drawn when a scenario asks for none: the headline metric over the first sweep axis.
+pub fn default_chart(action: Action, paths: &[String], title: &str) -> Option<Chart> {
+    ChartSpec::default().check(action, paths, title).ok().filter(|c| !c.x.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(p: &[&str]) -> Vec<String> {
+        p.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_line_chart_defaults_to_the_headline_over_the_first_axis() {
+        let c = ChartSpec::default().check(Action::Mug, &paths(&["attacker.level"]), "T").unwrap();
+        assert_eq!((c.kind, c.x.as_str(), c.metric.as_str(), c.series.as_str()), (ChartKind::Line, "attacker.level", "p_knockout", "variant"));
+        assert_eq!(c.file, "p_knockout");
+    }
+
+    #[test]
+    fn unknown_metrics_and_paths_are_errors() {
+        let spec = ChartSpec { y: Some("p_knokout".into()), ..ChartSpec::default() };
+        let e = spec.check(Action::Mug, &paths(&["attacker.level"]), "T").unwrap_err();
+        assert_eq!((e.field, e.word.as_str()), ("y", "p_knokout"));
+        let spec = ChartSpec { x: Some("attacker.hp".into()), ..ChartSpec::default() };
+        assert_eq!(spec.check(Action::Mug, &paths(&["attacker.level"]), "T").unwrap_err().field, "x");
+    }
+
+    #[test]
+    fn a_heatmap_needs_two_sweep_axes() {
+        let spec = ChartSpec { kind: Some(ChartKind::Heatmap), ..ChartSpec::default() };
+        assert_eq!(spec.check(Action::Mug, &paths(&["attacker.level"]), "T").unwrap_err().field, "kind");
+        let c = spec.check(Action::Mug, &paths(&["attacker.level", "victim.monster"]), "T").unwrap();
+        assert_eq!(c.y_path.as_deref(), Some("victim.monster"));
+    }
+
+    #[test]
+    fn a_histogram_draws_a_distribution() {
+        let spec = ChartSpec { kind: Some(ChartKind::Histogram), ..ChartSpec::default() };
+        let c = spec.check(Action::Sap, &[], "T").unwrap();
+        assert_eq!(c.metric, "damage");
+        let bad = ChartSpec { kind: Some(ChartKind::Histogram), y: Some("p_hit".into()), ..ChartSpec::default() };
+        assert!(bad.check(Action::Sap, &[], "T").is_err());
+        assert!(spec.check(Action::GrabPerson, &[], "T").is_err());
+    }
+
+    #[test]
+    fn without_a_sweep_there_is_no_default_line_chart() {
+        assert!(default_chart(Action::Mug, &[], "T").is_none());
+        assert!(default_chart(Action::Mug, &paths(&["attacker.level"]), "T").is_some());
+    }
+}

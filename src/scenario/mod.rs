@@ -1,0 +1,592 @@
+//! Scenario files: TOML → raw structs (serde, `deny_unknown_fields`) → a validated [`Scenario`] whose points
+//! (variants × sweep grid) are each resolved once into a prepared action, or an ineligibility reason.
+//!
+//! Validation is in two stages, as ripgrep configures itself: toml and serde check the syntax, the keys and
+//! the types of the file as written (with spans); then every point is merged (base, variant, sweep values),
+//! resolved against the rules, and any error is traced back to the text that set the faulty field.
+
+pub mod chart;
+pub mod locate;
+pub mod sweep;
+
+use std::path::Path;
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use toml::{Table, Value};
+
+use crate::rules::action::{Action, ActionOptionsSpec, Prepared, Style};
+use crate::rules::combatant::SpecError;
+use crate::rules::grab::Hands;
+use crate::rules::options::RuleOptions;
+use crate::rules::{Combatant, CombatantSpec, Ineligible, Matchup};
+use chart::{Chart, ChartSpec};
+use locate::{ScenarioError, Seg, Source, did_you_mean};
+use sweep::SweepValue;
+
+/// Trials per point when neither the file nor `--trials` says.
+pub const DEFAULT_TRIALS: u64 = 100_000;
+
+/// The file as written, checked for syntax, keys and types.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    title: Option<String>,
+    action: Action,
+    trials: Option<u64>,
+    seed: Option<u64>,
+    confidence: Option<f64>,
+    #[serde(default)]
+    #[allow(dead_code)] // read again from the merged tables; kept here for the type check
+    attacker: CombatantSpec,
+    #[serde(default)]
+    #[allow(dead_code)]
+    victim: CombatantSpec,
+    #[serde(default)]
+    #[allow(dead_code)]
+    action_options: ActionOptionsSpec,
+    #[serde(default)]
+    #[allow(dead_code)]
+    rules: RuleOptions,
+    #[serde(default)]
+    sweep: Table,
+    #[serde(default)]
+    variant: Vec<RawVariant>,
+    #[serde(default)]
+    chart: Vec<ChartSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // the type check is the point; values are merged from the TOML tables
+struct RawVariant {
+    name: String,
+    attacker: Option<CombatantSpec>,
+    victim: Option<CombatantSpec>,
+    action_options: Option<ActionOptionsSpec>,
+    rules: Option<RuleOptions>,
+}
+
+/// One sweep axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axis {
+    /// The path, as written (`attacker.level`).
+    pub path: String,
+    /// Its values, in order.
+    pub values: Vec<SweepValue>,
+}
+
+/// One variant at one sweep point, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// Index into [`Scenario::variants`].
+    pub variant: usize,
+    /// The value of every axis at this point.
+    pub values: Vec<SweepValue>,
+    /// Attacker level minus victim level.
+    pub level_gap: i32,
+    /// The action ready to run, or why the rules forbid it here.
+    pub prepared: Result<Prepared, Ineligible>,
+}
+
+/// A validated scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// The file as named on the command line.
+    pub file: String,
+    /// The file's stem: the output folder's name.
+    pub stem: String,
+    /// SHA-256 of the file's bytes, for the manifest.
+    pub sha256: String,
+    /// Title for charts and tables.
+    pub title: String,
+    /// The action studied.
+    pub action: Action,
+    /// Trials per point.
+    pub trials: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Confidence level of every interval.
+    pub confidence: f64,
+    /// Sweep axes in file order, the first slowest.
+    pub axes: Vec<Axis>,
+    /// Variant names in file order ("base" when there are none).
+    pub variants: Vec<String>,
+    /// Points: variants as listed, then the sweep grid with the last axis fastest.
+    pub points: Vec<Point>,
+    /// Charts to draw.
+    pub charts: Vec<Chart>,
+}
+
+impl Scenario {
+    /// Reads and validates a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let file = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| ScenarioError {
+            file: file.clone(),
+            line: None,
+            column: 0,
+            message: format!("cannot read the scenario: {e}"),
+            source_line: None,
+            help: None,
+        })?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "scenario".to_string());
+        Scenario::parse(&file, &stem, &bytes)
+    }
+
+    /// Validates a scenario from its bytes; `file` names it in messages, `stem` names its output folder.
+    pub fn parse(file: &str, stem: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let valid = &bytes[..e.valid_up_to()];
+            let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+            ScenarioError {
+                file: file.to_string(),
+                line: Some(line),
+                column: 1,
+                message: "the file is not UTF-8 text: expected a TOML scenario (is it a binary file?)".to_string(),
+                source_line: None,
+                help: None,
+            }
+        })?;
+        if text.contains('\0') {
+            let line = text[..text.find('\0').unwrap_or(0)].matches('\n').count() + 1;
+            return Err(ScenarioError {
+                file: file.to_string(),
+                line: Some(line),
+                column: 1,
+                message: "the file holds a NUL byte: expected a TOML scenario (is it a binary file?)".to_string(),
+                source_line: None,
+                help: None,
+            });
+        }
+        let bare = Source::new(file, "");
+        let table: Table = toml::from_str(text).map_err(|e| Source::new(file, text).from_toml(&e))?;
+        if table.is_empty() {
+            return Err(bare.error_at(
+                None,
+                "the scenario is empty: expected at least `action` and the `[attacker]` and `[victim]` tables",
+                Some("start from a file in scenarios/, such as scenarios/mugging-level-gap.toml".to_string()),
+            ));
+        }
+        let source = Source::new(file, text);
+        let raw: RawScenario = toml::from_str(text).map_err(|e| {
+            let mut err = source.from_toml(&e);
+            if err.message.contains("missing field `action`") {
+                err.help = Some(format!(
+                    "add a line such as `action = \"mug\"` (one of: {})",
+                    Action::ALL.map(|a| a.name()).join(", ")
+                ));
+            }
+            err
+        })?;
+        Builder {
+            source: &source,
+            table: &table,
+            raw,
+        }
+        .build(stem, bytes)
+    }
+
+    /// The sweep paths, in order.
+    pub fn paths(&self) -> Vec<String> {
+        self.axes.iter().map(|a| a.path.clone()).collect()
+    }
+
+    /// Points that will run.
+    pub fn eligible_points(&self) -> usize {
+        self.points.iter().filter(|p| p.prepared.is_ok()).count()
+    }
+}
+
+struct Builder<'a> {
+    source: &'a Source,
+    table: &'a Table,
+    raw: RawScenario,
+}
+
+const COMBATANTS: [&str; 2] = ["attacker", "victim"];
+
+impl Builder<'_> {
+    fn error(&self, path: &[Seg<'_>], message: impl Into<String>, help: Option<String>) -> ScenarioError {
+        self.source.error_at_path(path, message, help)
+    }
+
+    fn build(self, stem: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+        let raw = &self.raw;
+        let action = raw.action;
+        if action.is_fight() {
+            return Err(self.error(
+                &[Seg::Key("action")],
+                format!("action `{action}` (a fight) is not available in this version of subdual"),
+                Some("single actions are: mug, sap, strike, grab_object, grab_person, grab_monster".to_string()),
+            ));
+        }
+        let trials = raw.trials.unwrap_or(DEFAULT_TRIALS);
+        if trials == 0 {
+            return Err(self.error(&[Seg::Key("trials")], "trials must be at least 1", None));
+        }
+        let confidence = raw.confidence.unwrap_or(0.95);
+        if !(confidence > 0.0 && confidence < 1.0) {
+            return Err(self.error(
+                &[Seg::Key("confidence")],
+                format!("confidence {confidence} is out of range: expected a number between 0 and 1, such as 0.95"),
+                None,
+            ));
+        }
+        let variants = self.variants()?;
+        self.check_action_options(action)?;
+        let axes = self.axes()?;
+        let total = variants.len() * axes.iter().map(|a| a.values.len()).product::<usize>();
+        if total > sweep::MAX_POINTS {
+            return Err(self.error(
+                &[Seg::Key("sweep")],
+                format!("{total} points (variants × sweep values): at most {}", sweep::MAX_POINTS),
+                None,
+            ));
+        }
+        let title = raw.title.clone().unwrap_or_else(|| stem.to_string());
+        let paths: Vec<String> = axes.iter().map(|a| a.path.clone()).collect();
+        let charts = self.charts(action, &paths, &title)?;
+        let points = self.points(action, &variants, &axes)?;
+        if let Some(first) = points.first()
+            && points.iter().all(|p| p.prepared.is_err())
+        {
+            let reason = first.prepared.as_ref().err().map(|r| r.to_string()).unwrap_or_default();
+            return Err(self.error(
+                &[Seg::Key("action")],
+                format!("every point is ineligible for action `{action}`: {reason}"),
+                None,
+            ));
+        }
+        Ok(Scenario {
+            file: self.source.file().to_string(),
+            stem: stem.to_string(),
+            sha256: Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect(),
+            title,
+            action,
+            trials,
+            seed: raw.seed.unwrap_or(0),
+            confidence,
+            axes,
+            variants: variants.iter().map(|(name, _)| name.clone()).collect(),
+            points,
+            charts,
+        })
+    }
+
+    /// Variant names with their override tables (one "base" variant when the file has none).
+    fn variants(&self) -> Result<Vec<(String, Table)>, ScenarioError> {
+        let tables: Vec<Table> = match self.table.get("variant") {
+            Some(Value::Array(items)) => items.iter().filter_map(|v| v.as_table().cloned()).collect(),
+            _ => Vec::new(),
+        };
+        if tables.is_empty() {
+            return Ok(vec![("base".to_string(), Table::new())]);
+        }
+        let mut out: Vec<(String, Table)> = Vec::new();
+        for (i, (raw, table)) in self.raw.variant.iter().zip(tables).enumerate() {
+            let name = raw.name.trim().to_string();
+            let path = [Seg::Key("variant"), Seg::Index(i), Seg::Key("name")];
+            if name.is_empty() {
+                return Err(self.error(&path, "a variant needs a non-empty name", None));
+            }
+            if out.iter().any(|(n, _)| *n == name) {
+                return Err(self.error(&path, format!("two variants are named `{name}`: names must differ"), None));
+            }
+            out.push((name, table));
+        }
+        Ok(out)
+    }
+
+    /// `[action_options]` (base and variants) may set only what the action reads, within range.
+    fn check_action_options(&self, action: Action) -> Result<(), ScenarioError> {
+        let mut places: Vec<(Vec<Seg<'_>>, &Table)> = Vec::new();
+        if let Some(Value::Table(t)) = self.table.get("action_options") {
+            places.push((vec![Seg::Key("action_options")], t));
+        }
+        if let Some(Value::Array(items)) = self.table.get("variant") {
+            for (i, item) in items.iter().enumerate() {
+                if let Some(Value::Table(t)) = item.get("action_options") {
+                    places.push((vec![Seg::Key("variant"), Seg::Index(i), Seg::Key("action_options")], t));
+                }
+            }
+        }
+        for (prefix, table) in places {
+            for (key, value) in table {
+                let mut path = prefix.clone();
+                path.push(Seg::Key(key));
+                self.check_action_option(action, key, value, &path)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn check_action_option(&self, action: Action, key: &str, value: &Value, path: &[Seg<'_>]) -> Result<(), ScenarioError> {
+        let used = action.options_used();
+        if !used.contains(&key) {
+            let reads = if used.is_empty() { "none".to_string() } else { used.join(", ") };
+            return Err(self.error(
+                path,
+                format!("action option `{key}` is not used by action `{action}` (it reads: {reads})"),
+                Some("remove it, or change `action`".to_string()),
+            ));
+        }
+        match key {
+            "hands" if !matches!(value.as_integer(), Some(1 | 2)) => Err(self.error(
+                path,
+                format!("hands = {value} is out of range: expected 1 or 2"),
+                None,
+            )),
+            "max_rounds" if !matches!(value.as_integer(), Some(1..=10_000)) => Err(self.error(
+                path,
+                format!("max_rounds = {value} is out of range: expected 1 to 10000"),
+                None,
+            )),
+            "style" if value.as_str() == Some("martial_arts") => Err(self.error(
+                path,
+                "style \"martial_arts\" is not supported yet: its results column is not in the rules",
+                Some("use \"punch\", \"wrestle\" or \"overbear\"".to_string()),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn axes(&self) -> Result<Vec<Axis>, ScenarioError> {
+        let mut axes = Vec::new();
+        for (path, value) in &self.raw.sweep {
+            let key_path = [Seg::Key("sweep"), Seg::Key(path)];
+            let key_error = |message: String, help: Option<String>| {
+                self.source.error_at(self.source.key_span(&key_path), message, help)
+            };
+            if let Err(e) = sweep::check_path(path) {
+                return Err(key_error(e.message, did_you_mean(&e.word, e.candidates.iter().copied())));
+            }
+            let values = match value {
+                Value::Array(items) => {
+                    if items.is_empty() {
+                        return Err(self.error(&key_path, format!("sweep `{path}` has no values"), None));
+                    }
+                    let mut values = Vec::new();
+                    for (i, item) in items.iter().enumerate() {
+                        let v = SweepValue::from_toml(item).ok_or_else(|| {
+                            self.error(
+                                &[Seg::Key("sweep"), Seg::Key(path), Seg::Index(i)],
+                                format!("a sweep value must be a number, a string or a boolean, not {}", item.type_str()),
+                                None,
+                            )
+                        })?;
+                        values.push(v);
+                    }
+                    values
+                }
+                Value::Table(range) => sweep::range_values(range).map_err(|m| self.error(&key_path, m, None))?,
+                other => {
+                    return Err(self.error(
+                        &key_path,
+                        format!(
+                            "sweep `{path}` must be a list of values or a range such as {{ from = 1, to = 20 }}, not {}",
+                            other.type_str()
+                        ),
+                        None,
+                    ));
+                }
+            };
+            axes.push(Axis {
+                path: path.clone(),
+                values,
+            });
+        }
+        Ok(axes)
+    }
+
+    fn charts(&self, action: Action, paths: &[String], title: &str) -> Result<Vec<Chart>, ScenarioError> {
+        let mut charts = Vec::new();
+        for (i, spec) in self.raw.chart.iter().enumerate() {
+            let chart = spec.check(action, paths, title).map_err(|e| {
+                let help = did_you_mean(&e.word, e.candidates.iter().map(String::as_str));
+                self.error(&[Seg::Key("chart"), Seg::Index(i), Seg::Key(e.field)], e.message, help)
+            })?;
+            if !valid_file_name(&chart.file) {
+                return Err(self.error(
+                    &[Seg::Key("chart"), Seg::Index(i), Seg::Key("file")],
+                    format!("chart file `{}` must be a plain name (letters, digits, `-`, `_`, `.`), no folders", chart.file),
+                    None,
+                ));
+            }
+            if charts.iter().any(|c: &Chart| c.file == chart.file) {
+                return Err(self.error(
+                    &[Seg::Key("chart"), Seg::Index(i)],
+                    format!("two charts write `{}`: give one a different `file`", chart.file),
+                    None,
+                ));
+            }
+            charts.push(chart);
+        }
+        if charts.is_empty() {
+            charts.extend(chart::default_chart(action, paths, title));
+        }
+        Ok(charts)
+    }
+
+    fn points(&self, action: Action, variants: &[(String, Table)], axes: &[Axis]) -> Result<Vec<Point>, ScenarioError> {
+        let grid: usize = axes.iter().map(|a| a.values.len()).product();
+        let mut points = Vec::with_capacity(variants.len() * grid);
+        for (v, (_, overrides)) in variants.iter().enumerate() {
+            for flat in 0..grid {
+                // Last axis fastest.
+                let mut rest = flat;
+                let mut picks = vec![0; axes.len()];
+                for (a, axis) in axes.iter().enumerate().rev() {
+                    picks[a] = rest % axis.values.len();
+                    rest /= axis.values.len();
+                }
+                points.push(self.point(action, v, overrides, axes, &picks)?);
+            }
+        }
+        Ok(points)
+    }
+
+    /// Where a field of a section was set at this point: the sweep value, else the variant's key, else the
+    /// base key.
+    fn origin<'p>(&self, variant: usize, axes: &'p [Axis], picks: &[usize], section: &'p str, field: &'p str) -> Vec<Seg<'p>> {
+        for (a, axis) in axes.iter().enumerate() {
+            let mut segs = axis.path.split('.');
+            if segs.next() == Some(section) && segs.next() == Some(field) {
+                let value_path = vec![Seg::Key("sweep"), Seg::Key(axis.path.as_str()), Seg::Index(picks[a])];
+                return if self.source.value_span(&value_path).is_some() {
+                    value_path
+                } else {
+                    vec![Seg::Key("sweep"), Seg::Key(axis.path.as_str())]
+                };
+            }
+        }
+        let in_variant = vec![Seg::Key("variant"), Seg::Index(variant), Seg::Key(section), Seg::Key(field)];
+        if self.source.value_span(&in_variant).is_some() {
+            return in_variant;
+        }
+        vec![Seg::Key(section), Seg::Key(field)]
+    }
+
+    fn point(&self, action: Action, variant: usize, overrides: &Table, axes: &[Axis], picks: &[usize]) -> Result<Point, ScenarioError> {
+        let has_variants = overrides.contains_key("name");
+        let mut sections: Vec<(&str, Table)> = Vec::new();
+        for section in ["attacker", "victim", "action_options", "rules"] {
+            let mut merged = match self.table.get(section) {
+                Some(Value::Table(t)) => t.clone(),
+                _ => Table::new(),
+            };
+            if let Some(Value::Table(t)) = overrides.get(section) {
+                for (k, v) in t {
+                    merged.insert(k.clone(), v.clone());
+                }
+            }
+            sections.push((section, merged));
+        }
+        let mut values = Vec::with_capacity(axes.len());
+        for (axis, pick) in axes.iter().zip(picks) {
+            let value = axis.values[*pick].clone();
+            let segments: Vec<&str> = axis.path.split('.').collect();
+            if let Some((_, table)) = sections.iter_mut().find(|(name, _)| *name == segments[0]) {
+                set_path(table, &segments[1..], value.to_toml());
+            }
+            values.push(value);
+        }
+        let variant_index = if has_variants { variant } else { usize::MAX };
+        let take = |name: &str| sections.iter().find(|(n, _)| *n == name).map(|(_, t)| t.clone()).unwrap_or_default();
+        // Type errors here come from sweep values (the file itself was checked above).
+        let typed = |section: &'static str| -> Result<Value, ScenarioError> { Ok(Value::Table(take(section))) };
+        let mut resolved = Vec::new();
+        for side in COMBATANTS {
+            let spec: CombatantSpec = typed(side)?.try_into().map_err(|e: toml::de::Error| {
+                self.sweep_type_error(side, axes, picks, &e)
+            })?;
+            let combatant = Combatant::resolve(&spec).map_err(|SpecError { field, message }| {
+                let path = self.origin(variant_index, axes, picks, side, field);
+                self.error(&path, format!("{side}.{message_field}: {message}", message_field = field), None)
+            })?;
+            resolved.push(combatant);
+        }
+        let options: RuleOptions = typed("rules")?
+            .try_into()
+            .map_err(|e: toml::de::Error| self.sweep_type_error("rules", axes, picks, &e))?;
+        options.validate().map_err(|e| {
+            let path = self.origin(variant_index, axes, picks, "rules", e.switch);
+            self.error(&path, e.to_string(), None)
+        })?;
+        let action_options: ActionOptionsSpec = typed("action_options")?
+            .try_into()
+            .map_err(|e: toml::de::Error| self.sweep_type_error("action_options", axes, picks, &e))?;
+        if let Some(style) = action_options.style
+            && style == Style::MartialArts
+        {
+            let path = self.origin(variant_index, axes, picks, "action_options", "style");
+            return Err(self.error(&path, "style \"martial_arts\" is not supported yet", None));
+        }
+        let hands = match action_options.hands {
+            None | Some(2) => Hands::Two,
+            Some(1) => Hands::One,
+            Some(n) => {
+                let path = self.origin(variant_index, axes, picks, "action_options", "hands");
+                return Err(self.error(&path, format!("hands = {n} is out of range: expected 1 or 2"), None));
+            }
+        };
+        let victim = resolved.pop().unwrap_or_else(|| unreachable!("two combatants were resolved"));
+        let attacker = resolved.pop().unwrap_or_else(|| unreachable!("two combatants were resolved"));
+        let matchup = Matchup { attacker, victim };
+        Ok(Point {
+            variant,
+            values,
+            level_gap: matchup.level_gap(),
+            prepared: Prepared::new(action, &matchup, &options, hands),
+        })
+    }
+
+    /// A sweep value of the wrong type: point at the value of the first axis into this section.
+    fn sweep_type_error(&self, section: &str, axes: &[Axis], picks: &[usize], e: &toml::de::Error) -> ScenarioError {
+        let axis = axes.iter().enumerate().find(|(_, a)| a.path.split('.').next() == Some(section));
+        let message = format!("{section}: {}", e.message().trim());
+        match axis {
+            Some((a, axis)) => {
+                let path = [Seg::Key("sweep"), Seg::Key(axis.path.as_str()), Seg::Index(picks[a])];
+                let span = self.source.value_span(&path).or_else(|| self.source.key_span(&path[..2]));
+                self.source.error_at(span, message, locate::suggestion_from_message(e.message()))
+            }
+            None => self.error(&[Seg::Key(section)], message, None),
+        }
+    }
+}
+
+/// Sets a nested key, creating tables on the way (a string weapon becomes an inline table when a deeper
+/// path sets one of its fields).
+fn set_path(table: &mut Table, path: &[&str], value: Value) {
+    match path {
+        [] => {}
+        [last] => {
+            table.insert(last.to_string(), value);
+        }
+        [first, rest @ ..] => {
+            let entry = table.entry(first.to_string()).or_insert_with(|| Value::Table(Table::new()));
+            if let Value::String(name) = entry {
+                let mut inline = Table::new();
+                inline.insert("name".to_string(), Value::String(name.clone()));
+                *entry = Value::Table(inline);
+            }
+            if let Value::Table(inner) = entry {
+                set_path(inner, rest, value);
+            }
+        }
+    }
+}
+
+fn valid_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,230 @@
+//! Sweep axes: a path into the scenario and the values it takes, ranges included.
+
+use std::fmt;
+
+use toml::Value;
+
+use crate::rules::CombatantSpec;
+use crate::rules::action::ActionOptionsSpec;
+use crate::rules::options::RuleOptions;
+
+/// The most points one file may ask for (variants × sweep points): beyond it a typo is more likely than
+/// a study.
+pub const MAX_POINTS: usize = 100_000;
+
+/// One value of a sweep axis, printed in outputs as written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SweepValue {
+    /// An integer.
+    Int(i64),
+    /// A number with a fraction.
+    Float(f64),
+    /// A string (a monster, a weapon, a strength such as "18/50").
+    Text(String),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl SweepValue {
+    /// Reads a TOML value; tables, arrays and dates cannot be swept.
+    pub fn from_toml(value: &Value) -> Option<SweepValue> {
+        match value {
+            Value::Integer(i) => Some(SweepValue::Int(*i)),
+            Value::Float(f) => Some(SweepValue::Float(*f)),
+            Value::String(s) => Some(SweepValue::Text(s.clone())),
+            Value::Boolean(b) => Some(SweepValue::Bool(*b)),
+            _ => None,
+        }
+    }
+
+    /// Back to TOML, to be merged into the scenario.
+    pub fn to_toml(&self) -> Value {
+        match self {
+            SweepValue::Int(i) => Value::Integer(*i),
+            SweepValue::Float(f) => Value::Float(*f),
+            SweepValue::Text(s) => Value::String(s.clone()),
+            SweepValue::Bool(b) => Value::Boolean(*b),
+        }
+    }
+
+    /// The value as a number, for chart axes.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            SweepValue::Int(i) => Some(*i as f64),
+            SweepValue::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for SweepValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SweepValue::Int(i) => write!(f, "{i}"),
+            SweepValue::Float(x) => write!(f, "{x}"),
+            SweepValue::Text(s) => f.write_str(s),
+            SweepValue::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// The sections a sweep path may start with.
+pub const SECTIONS: [&str; 4] = ["attacker", "victim", "action_options", "rules"];
+
+/// Fields below a combatant field that a path may reach (`attacker.saves.pp`, `attacker.weapon.magic`).
+fn sub_fields(field: &str) -> &'static [&'static str] {
+    match field {
+        "saves" => &["ppd", "rsw", "pp", "bw", "sp"],
+        "weapon" | "backup_weapon" => &["name", "size", "type", "damage", "damage_large", "controllable", "missile", "magic"],
+        _ => &[],
+    }
+}
+
+/// Why a sweep path is not one: the message and the candidates for a suggestion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathError {
+    /// What is wrong.
+    pub message: String,
+    /// The misspelt segment.
+    pub word: String,
+    /// What it could have been.
+    pub candidates: Vec<&'static str>,
+}
+
+/// Splits and checks a sweep path such as `attacker.level` or `rules.sap_ko_cap`.
+pub fn check_path(path: &str) -> Result<Vec<String>, PathError> {
+    let segments: Vec<String> = path.split('.').map(str::to_string).collect();
+    let fail = |message: String, word: &str, candidates: &[&'static str]| PathError {
+        message,
+        word: word.to_string(),
+        candidates: candidates.to_vec(),
+    };
+    let section = segments[0].as_str();
+    let fields: &[&'static str] = match section {
+        "attacker" | "victim" => &CombatantSpec::FIELDS,
+        "action_options" => &ActionOptionsSpec::FIELDS,
+        "rules" => &RuleOptions::SWITCHES,
+        other => {
+            return Err(fail(
+                format!("sweep path `{path}` starts with `{other}`: expected attacker., victim., action_options. or rules."),
+                other,
+                &SECTIONS,
+            ));
+        }
+    };
+    let Some(field) = segments.get(1) else {
+        return Err(fail(format!("sweep path `{path}` names a section, not a field (such as `{section}.{}`)", fields[0]), "", fields));
+    };
+    if !fields.contains(&field.as_str()) {
+        return Err(fail(format!("sweep path `{path}`: `{section}` has no field `{field}`"), field, fields));
+    }
+    let deeper = if matches!(section, "attacker" | "victim") { sub_fields(field) } else { &[] };
+    match segments.get(2) {
+        None => {}
+        Some(sub) if deeper.contains(&sub.as_str()) && segments.len() == 3 => {}
+        Some(sub) if !deeper.is_empty() && segments.len() == 3 => {
+            return Err(fail(format!("sweep path `{path}`: `{field}` has no field `{sub}`"), sub, deeper));
+        }
+        Some(_) => return Err(fail(format!("sweep path `{path}` goes deeper than `{section}.{field}` allows"), "", &[])),
+    }
+    Ok(segments)
+}
+
+/// The values of a range axis `{ from, to, step }`: `to` included; integers unless a bound or the step is
+/// a float. Returns a message when the range is malformed or empty.
+pub fn range_values(table: &toml::Table) -> Result<Vec<SweepValue>, String> {
+    for key in table.keys() {
+        if !["from", "to", "step"].contains(&key.as_str()) {
+            return Err(format!("a range has `from`, `to` and an optional `step`, not `{key}`"));
+        }
+    }
+    let number = |key: &str| -> Result<Option<Value>, String> {
+        match table.get(key) {
+            None => Ok(None),
+            Some(v @ (Value::Integer(_) | Value::Float(_))) => Ok(Some(v.clone())),
+            Some(other) => Err(format!("`{key}` of a range must be a number, not {}", other.type_str())),
+        }
+    };
+    let (Some(from), Some(to)) = (number("from")?, number("to")?) else {
+        return Err("a range needs `from` and `to`, such as { from = 1, to = 20 }".to_string());
+    };
+    let step = number("step")?.unwrap_or(Value::Integer(1));
+    let values = match (&from, &to, &step) {
+        (Value::Integer(a), Value::Integer(b), Value::Integer(s)) => {
+            if *s <= 0 {
+                return Err(format!("`step` must be above 0, not {s}"));
+            }
+            if b < a {
+                return Err(format!("the range is empty: `to` ({b}) is below `from` ({a})"));
+            }
+            let count = (b - a) / s + 1;
+            if count as usize > MAX_POINTS {
+                return Err(format!("the range has {count} values; at most {MAX_POINTS}"));
+            }
+            (0..count).map(|i| SweepValue::Int(a + i * s)).collect()
+        }
+        _ => {
+            let as_f = |v: &Value| v.as_float().or(v.as_integer().map(|i| i as f64)).unwrap_or(f64::NAN);
+            let (a, b, s) = (as_f(&from), as_f(&to), as_f(&step));
+            if !(s > 0.0 && s.is_finite() && a.is_finite() && b.is_finite()) {
+                return Err("`from`, `to` and `step` must be finite, with `step` above 0".to_string());
+            }
+            if b < a {
+                return Err(format!("the range is empty: `to` ({b}) is below `from` ({a})"));
+            }
+            // A small tolerance so that 0.1-steps reach `to` despite binary fractions.
+            let count = ((b - a) / s + 1e-9).floor() as usize + 1;
+            if count > MAX_POINTS {
+                return Err(format!("the range has {count} values; at most {MAX_POINTS}"));
+            }
+            (0..count).map(|i| SweepValue::Float(a + i as f64 * s)).collect()
+        }
+    };
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(text: &str) -> Result<Vec<SweepValue>, String> {
+        let table: toml::Table = toml::from_str(&format!("r = {text}")).unwrap();
+        range_values(table["r"].as_table().unwrap())
+    }
+
+    #[test]
+    fn integer_ranges_include_to() {
+        assert_eq!(range("{ from = 1, to = 4 }").unwrap(), (1..=4).map(SweepValue::Int).collect::<Vec<_>>());
+        assert_eq!(range("{ from = 1, to = 6, step = 2 }").unwrap(), [1, 3, 5].map(SweepValue::Int));
+    }
+
+    #[test]
+    fn float_ranges_reach_to_despite_binary_fractions() {
+        let v = range("{ from = 0.0, to = 0.3, step = 0.1 }").unwrap();
+        assert_eq!(v.len(), 4);
+    }
+
+    #[test]
+    fn bad_ranges_say_why() {
+        assert!(range("{ from = 5, to = 1 }").unwrap_err().contains("empty"));
+        assert!(range("{ from = 1, to = 5, step = 0 }").unwrap_err().contains("step"));
+        assert!(range("{ from = 1 }").unwrap_err().contains("needs"));
+        assert!(range("{ from = 1, to = 2, stp = 1 }").unwrap_err().contains("stp"));
+        assert!(range("{ from = \"a\", to = 2 }").unwrap_err().contains("number"));
+        assert!(range("{ from = 1, to = 10000000 }").unwrap_err().contains("at most"));
+    }
+
+    #[test]
+    fn paths_must_name_a_field() {
+        assert!(check_path("attacker.level").is_ok());
+        assert!(check_path("rules.sap_ko_cap").is_ok());
+        assert!(check_path("attacker.saves.pp").is_ok());
+        assert!(check_path("victim.weapon.magic").is_ok());
+        assert_eq!(check_path("atacker.level").unwrap_err().word, "atacker");
+        assert_eq!(check_path("attacker.levle").unwrap_err().word, "levle");
+        assert!(check_path("attacker").is_err());
+        assert!(check_path("attacker.level.x").is_err());
+        assert_eq!(check_path("attacker.saves.ppp").unwrap_err().word, "ppp");
+        assert!(check_path("rules.foo").is_err());
+    }
+}

@@ -1,0 +1,183 @@
+use super::*;
+
+const MUG: &str = r#"
+title = "Mugging an ogre sentry"
+action = "mug"
+trials = 1000
+seed = 5
+
+[attacker]
+class = "thief"
+level = 9
+weapon = "club"
+position = "behind"
+
+[victim]
+monster = "ogre"
+aware = false
+
+[sweep]
+"attacker.level" = { from = 1, to = 3 }
+"victim.monster" = ["orc", "ogre"]
+
+[[variant]]
+name = "as written"
+
+[[variant]]
+name = "helmets"
+rules = { helmets = true }
+"#;
+
+fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    Scenario::parse("test.toml", "test", text.as_bytes())
+}
+
+fn error(text: &str) -> ScenarioError {
+    parse(text).unwrap_err()
+}
+
+#[test]
+fn points_run_variants_then_the_grid_with_the_last_axis_fastest() {
+    let s = parse(MUG).unwrap();
+    assert_eq!(s.variants, ["as written", "helmets"]);
+    assert_eq!(s.points.len(), 2 * 3 * 2);
+    let labels: Vec<String> = s.points.iter().take(3).map(|p| format!("{} {}", p.values[0], p.values[1])).collect();
+    assert_eq!(labels, ["1 orc", "1 ogre", "2 orc"]);
+    assert_eq!(s.points[6].variant, 1);
+    // level_gap: thief 1 against the 1 HD orc is 0, against the 4+1 ogre −3.
+    assert_eq!((s.points[0].level_gap, s.points[1].level_gap), (0, -3));
+    assert_eq!((s.trials, s.seed, s.confidence), (1000, 5, 0.95));
+}
+
+#[test]
+fn the_variant_overrides_the_base_and_the_sweep_overrides_both() {
+    let s = parse(MUG).unwrap();
+    let Ok(Prepared::Mug(plain)) = &s.points[1].prepared else { panic!() };
+    let Ok(Prepared::Mug(helmets)) = &s.points[7].prepared else { panic!() };
+    // Level-1 thief (THAC0 20) against the ogre (AC 5; AC 10 bareheaded under the helmet rule).
+    assert_eq!(plain.attack.target, 15);
+    assert_eq!(helmets.attack.target, 10);
+    // Save 12 + (1 - 4).
+    assert_eq!(plain.save.needed, 9);
+}
+
+#[test]
+fn without_variants_there_is_one_named_base() {
+    let s = parse("action = \"mug\"\n[attacker]\nclass = \"thief\"\nposition = \"behind\"\n[victim]\nclass = \"fighter\"\naware = false\n").unwrap();
+    assert_eq!(s.variants, ["base"]);
+    assert_eq!(s.points.len(), 1);
+    assert!(s.charts.is_empty(), "no sweep, no default line chart");
+}
+
+#[test]
+fn ineligible_points_are_kept_with_their_reason() {
+    let text = MUG.replace("\"victim.monster\" = [\"orc\", \"ogre\"]", "\"victim.monster\" = [\"ogre\", \"hill giant\"]");
+    let s = parse(&text).unwrap();
+    assert!(s.points[0].prepared.is_ok());
+    assert!(matches!(s.points[1].prepared, Err(Ineligible::TooTall { .. })));
+}
+
+#[test]
+fn a_file_where_every_point_is_ineligible_is_an_error() {
+    let e = error("action = \"mug\"\n[attacker]\nclass = \"fighter\"\n[victim]\nmonster = \"ogre\"\n");
+    assert!(e.message.contains("every point is ineligible"), "{e}");
+    assert_eq!(e.line, Some(1));
+}
+
+#[test]
+fn misspelt_keys_point_at_the_line_and_suggest_the_word() {
+    let e = error(&MUG.replace("level = 9", "levle = 9"));
+    assert_eq!(e.line, Some(9));
+    assert_eq!(e.help.as_deref(), Some("did you mean `level`?"));
+    let e = error(&MUG.replace("title", "titel"));
+    assert_eq!(e.help.as_deref(), Some("did you mean `title`?"));
+}
+
+#[test]
+fn out_of_range_values_point_at_the_value_that_set_them() {
+    let e = error(&MUG.replace("weapon = \"club\"", "weapon = \"club\"\ndexterity = 30"));
+    assert_eq!((e.line, e.column), (Some(11), 13));
+    assert!(e.message.contains("attacker.dexterity"), "{e}");
+    let e = error(&MUG.replace("{ from = 1, to = 3 }", "[1, 2, 30]"));
+    assert_eq!((e.line, e.column), (Some(18), 27));
+    assert!(e.message.contains("30"), "{e}");
+    let e = error(&MUG.replace("rules = { helmets = true }", "rules = { sap_ko_cap = 200 }"));
+    assert_eq!(e.line, Some(26));
+    // A level swept everywhere is never used from the base table: only the values that run are checked.
+    assert!(parse(&MUG.replace("level = 9", "level = 25")).is_ok());
+}
+
+#[test]
+fn unknown_catalog_names_and_sweep_paths_are_errors_with_suggestions() {
+    let e = error(&MUG.replace("[\"orc\", \"ogre\"]", "[\"orc\", \"orge\"]"));
+    assert!(e.message.contains("did you mean `ogre`"), "{e}");
+    let e = error(&MUG.replace("\"attacker.level\"", "\"attacker.levl\""));
+    assert_eq!(e.help.as_deref(), Some("did you mean `level`?"));
+    assert_eq!(e.line, Some(18));
+    let e = error(&MUG.replace("\"attacker.level\"", "\"atacker.level\""));
+    assert_eq!(e.help.as_deref(), Some("did you mean `attacker`?"));
+}
+
+#[test]
+fn wrong_types_and_syntax_errors_have_places() {
+    let e = error(&MUG.replace("level = 9", "level = \"nine\""));
+    assert_eq!(e.line, Some(9));
+    let e = error("action = \"mug\"\n[attacker\n");
+    assert_eq!(e.line, Some(2));
+    let e = error(&MUG.replace("[\"orc\", \"ogre\"]", "[\"orc\", 3]"));
+    assert_eq!((e.line, e.column), (Some(19), 28));
+}
+
+#[test]
+fn empty_and_binary_files_are_errors() {
+    let e = error("");
+    assert!(e.message.contains("empty"));
+    let e = error("# only a comment\n");
+    assert!(e.message.contains("empty"));
+    let e = Scenario::parse("x.bin", "x", &[0x89, b'P', b'N', b'G', 0, 0xff, 0xfe]).unwrap_err();
+    assert!(e.message.contains("binary"), "{e}");
+    let e = Scenario::parse("x.bin", "x", b"action = \"mug\"\0\0").unwrap_err();
+    assert!(e.message.contains("binary"), "{e}");
+}
+
+#[test]
+fn action_options_must_be_used_by_the_action() {
+    let e = error(&format!("{MUG}\n[action_options]\nhands = 1\n"));
+    assert!(e.message.contains("not used by action `mug`"), "{e}");
+    let grab = "action = \"grab_person\"\n[attacker]\nclass = \"fighter\"\n[victim]\nclass = \"fighter\"\n[action_options]\nhands = 3\n";
+    assert!(error(grab).message.contains("expected 1 or 2"));
+    assert!(parse(&grab.replace("hands = 3", "hands = 1")).is_ok());
+}
+
+#[test]
+fn fights_are_not_available_yet() {
+    let e = error("action = \"brawl\"\n[attacker]\nclass = \"fighter\"\n[victim]\nclass = \"fighter\"\n");
+    assert!(e.message.contains("not available"), "{e}");
+    let e = error("action = \"mugg\"\n");
+    assert_eq!(e.help.as_deref(), Some("did you mean `mug`?"));
+}
+
+#[test]
+fn charts_are_checked_before_anything_runs() {
+    let e = error(&format!("{MUG}\n[[chart]]\ny = \"p_knokout\"\n"));
+    assert_eq!(e.help.as_deref(), Some("did you mean `p_knockout`?"));
+    let ok = parse(&format!("{MUG}\n[[chart]]\nx = \"level_gap\"\nfile = \"ko-by-gap\"\n")).unwrap();
+    assert_eq!(ok.charts[0].file, "ko-by-gap");
+    let e = error(&format!("{MUG}\n[[chart]]\nfile = \"../escape\"\n"));
+    assert!(e.message.contains("plain name"));
+}
+
+#[test]
+fn a_deep_sweep_path_sets_a_field_of_an_inline_weapon() {
+    let text = "action = \"strike\"\n[attacker]\nclass = \"fighter\"\nweapon = \"long sword\"\n[victim]\nmonster = \"orc\"\n[sweep]\n\"attacker.weapon.magic\" = [0, 2]\n";
+    let s = parse(text).unwrap();
+    let Ok(Prepared::Strike(plus_2)) = &s.points[1].prepared else { panic!() };
+    assert_eq!(plus_2.damage_bonus, 2);
+    assert_eq!(plus_2.damage.to_string(), "1d8");
+}
+
+#[test]
+fn the_sha256_is_of_the_bytes() {
+    let s = parse(MUG).unwrap();
+    assert_eq!(s.sha256.len(), 64);
+}

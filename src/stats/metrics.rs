@@ -1,0 +1,312 @@
+//! Which counter and histogram of a [`Tally`] each action fills, and which metrics of SCENARIOS.md are
+//! read from them. This is the one place that knows both sides, so a metric's definition cannot drift
+//! between the trial loop and the summary.
+
+use crate::dice::Roller;
+use crate::rules::action::{Action, Fixed, Prepared};
+use crate::rules::sap::sap_damage;
+use crate::rules::strike::split_total;
+use crate::stats::interval::{self, Estimate};
+use crate::stats::tally::{Histogram, Tally};
+
+// Counter slots.
+const HIT: usize = 0;
+const SUCCESS: usize = 1; // knockout, control, hold
+const EXTRA: usize = 2; // wake, hold kept
+// Histogram slots.
+const FIRST: usize = 0;
+const SECOND: usize = 1;
+
+/// Where a summary metric comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// A counter over all trials.
+    Count(usize),
+    /// The mean of a histogram.
+    Mean(usize),
+    /// The mean of the real part of a damage histogram.
+    RealPart(usize),
+    /// The mean of the temporary part of a damage histogram.
+    TemporaryPart(usize),
+    /// The mugging save number.
+    SaveNeeded,
+    /// The grabbed monster's Strength.
+    MonsterStrength,
+    /// The grabber's Strength.
+    GrabberStrength,
+}
+
+use Source::*;
+
+/// The summary metrics of an action, headline first (SCENARIOS.md "Metrics").
+fn summary_table(action: Action) -> &'static [(&'static str, Source)] {
+    match action {
+        Action::Mug => &[
+            ("p_knockout", Count(SUCCESS)),
+            ("p_hit", Count(HIT)),
+            ("ko_rounds", Mean(FIRST)),
+            ("save_needed", SaveNeeded),
+        ],
+        Action::Sap => &[
+            ("p_knockout", Count(SUCCESS)),
+            ("p_hit", Count(HIT)),
+            ("p_wake", Count(EXTRA)),
+            ("damage", Mean(FIRST)),
+            ("damage_real", RealPart(FIRST)),
+            ("damage_temporary", TemporaryPart(FIRST)),
+            ("ko_rounds", Mean(SECOND)),
+        ],
+        Action::Strike => &[
+            ("damage", Mean(FIRST)),
+            ("p_hit", Count(HIT)),
+            ("damage_real", RealPart(FIRST)),
+            ("damage_temporary", TemporaryPart(FIRST)),
+        ],
+        Action::GrabObject => &[
+            ("p_control", Count(SUCCESS)),
+            ("p_hit", Count(HIT)),
+            ("contest_rolls", Mean(FIRST)),
+        ],
+        Action::GrabPerson => &[
+            ("p_hold", Count(SUCCESS)),
+            ("p_hit", Count(HIT)),
+            ("p_hold_kept", Count(EXTRA)),
+            ("contest_rolls", Mean(FIRST)),
+        ],
+        Action::GrabMonster => &[
+            ("p_hold", Count(SUCCESS)),
+            ("p_hit", Count(HIT)),
+            ("p_hold_kept", Count(EXTRA)),
+            ("contest_rolls", Mean(FIRST)),
+            ("monster_strength", MonsterStrength),
+            ("grabber_strength", GrabberStrength),
+        ],
+        Action::Brawl | Action::Subdue => &[],
+    }
+}
+
+/// The distributions of an action, by histogram slot.
+fn distribution_table(action: Action) -> &'static [(&'static str, usize)] {
+    match action {
+        Action::Mug => &[("ko_rounds", FIRST)],
+        Action::Sap => &[("damage", FIRST), ("ko_rounds", SECOND)],
+        Action::Strike => &[("damage", FIRST)],
+        Action::GrabObject => &[("contest_rolls", FIRST)],
+        _ => &[],
+    }
+}
+
+/// The summary metric names of an action, headline first.
+pub fn summary_metrics(action: Action) -> impl Iterator<Item = &'static str> {
+    summary_table(action).iter().map(|(name, _)| *name)
+}
+
+/// The headline metric of an action.
+pub fn headline(action: Action) -> &'static str {
+    summary_metrics(action).next().unwrap_or("p_attacker_wins")
+}
+
+/// The distribution names of an action.
+pub fn distribution_metrics(action: Action) -> impl Iterator<Item = &'static str> {
+    distribution_table(action).iter().map(|(name, _)| *name)
+}
+
+/// Whether a metric is a probability (drawn on a 0-100 % axis).
+pub fn is_probability(metric: &str) -> bool {
+    metric.starts_with("p_")
+}
+
+/// An empty tally with histograms sized for the values the point can produce.
+pub fn empty_tally(p: &Prepared) -> Tally {
+    let mut t = Tally::default();
+    match p {
+        Prepared::Mug(m) => t.hists[FIRST] = Histogram::with_range(1, i64::from(m.ko_rounds.max())),
+        Prepared::Sap(s) => {
+            t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus));
+            t.hists[SECOND] = Histogram::with_range(1, i64::from(s.ko_rounds.max()));
+        }
+        Prepared::Strike(s) => t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus)),
+        Prepared::GrabObject(_) | Prepared::GrabPerson(_) | Prepared::GrabMonster(_) => {
+            t.hists[FIRST] = Histogram::with_range(1, 8)
+        }
+    }
+    t
+}
+
+/// Runs `n` trials of a prepared action and adds their outcomes to `tally`. The match is outside the loop,
+/// so each loop is specialised to one action.
+pub fn run_trials<R: Roller + ?Sized>(p: &Prepared, rng: &mut R, n: u64, tally: &mut Tally) {
+    tally.trials += n;
+    let c = &mut tally.counts;
+    let [first, second] = &mut tally.hists;
+    match p {
+        Prepared::Mug(m) => {
+            for _ in 0..n {
+                let o = m.resolve(rng);
+                c[HIT] += u64::from(o.hit);
+                if let Some(rounds) = o.ko_rounds {
+                    c[SUCCESS] += 1;
+                    first.add(i64::from(rounds));
+                }
+            }
+        }
+        Prepared::Sap(s) => {
+            for _ in 0..n {
+                let o = s.resolve(rng);
+                if o.hit {
+                    c[HIT] += 1;
+                    first.add(i64::from(o.damage.total));
+                }
+                c[EXTRA] += u64::from(o.woke);
+                if let Some(rounds) = o.ko_rounds {
+                    c[SUCCESS] += 1;
+                    second.add(i64::from(rounds));
+                }
+            }
+        }
+        Prepared::Strike(s) => {
+            for _ in 0..n {
+                let o = s.resolve(rng);
+                if o.hit {
+                    c[HIT] += 1;
+                    first.add(i64::from(o.damage.total));
+                }
+            }
+        }
+        Prepared::GrabObject(g) => {
+            for _ in 0..n {
+                let o = g.resolve(rng);
+                if o.hit {
+                    c[HIT] += 1;
+                    c[SUCCESS] += u64::from(o.control);
+                    first.add(i64::from(o.contest_rolls));
+                }
+            }
+        }
+        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
+            for _ in 0..n {
+                let o = g.resolve(rng);
+                c[HIT] += u64::from(o.hit);
+                if o.hold {
+                    c[SUCCESS] += 1;
+                    c[EXTRA] += u64::from(o.kept);
+                    first.add(i64::from(o.contest_rolls));
+                }
+            }
+        }
+    }
+}
+
+/// One summary metric of one point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MetricValue {
+    /// The metric's name.
+    pub metric: &'static str,
+    /// Its value.
+    pub value: Estimate,
+}
+
+/// Every summary metric of a point from its merged tally.
+pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -> Vec<MetricValue> {
+    let z = interval::z_for(confidence);
+    let fixed: Fixed = p.fixed();
+    let real = |total: i64| i64::from(split(p, total).0);
+    let temporary = |total: i64| i64::from(split(p, total).1);
+    let fixed_value = |v: Option<i32>| v.map_or(Estimate::empty(), |v| interval::fixed(v, tally.trials));
+    summary_table(action)
+        .iter()
+        .map(|&(metric, source)| {
+            let value = match source {
+                Count(slot) => interval::proportion(tally.counts[slot], tally.trials, z),
+                Mean(slot) => interval::mean(tally.hists[slot].moments(), z),
+                RealPart(slot) => interval::mean(tally.hists[slot].map(real).moments(), z),
+                TemporaryPart(slot) => interval::mean(tally.hists[slot].map(temporary).moments(), z),
+                SaveNeeded => fixed_value(fixed.save_needed),
+                MonsterStrength => fixed_value(fixed.monster_strength),
+                GrabberStrength => fixed_value(fixed.grabber_strength),
+            };
+            MetricValue { metric, value }
+        })
+        .collect()
+}
+
+/// The (real, temporary) parts of a damage total, by the action's own split.
+fn split(p: &Prepared, total: i64) -> (u32, u32) {
+    let total = u32::try_from(total).unwrap_or(0);
+    let d = match p {
+        Prepared::Sap(s) => sap_damage(total, s.rounding),
+        _ => split_total(total),
+    };
+    (d.real, d.temporary)
+}
+
+/// The distributions of a point: (metric, histogram).
+pub fn distributions<'a>(action: Action, tally: &'a Tally) -> impl Iterator<Item = (&'static str, &'a Histogram)> {
+    distribution_table(action).iter().map(move |&(name, slot)| (name, &tally.hists[slot]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleOptions;
+    use crate::rules::grab::Hands;
+    use crate::rules::matchup;
+
+    #[test]
+    fn every_action_lists_the_metrics_of_scenarios_md() {
+        let names = |a| summary_metrics(a).collect::<Vec<_>>();
+        assert_eq!(names(Action::Mug), ["p_knockout", "p_hit", "ko_rounds", "save_needed"]);
+        assert_eq!(
+            names(Action::Sap),
+            ["p_knockout", "p_hit", "p_wake", "damage", "damage_real", "damage_temporary", "ko_rounds"]
+        );
+        assert_eq!(names(Action::Strike), ["damage", "p_hit", "damage_real", "damage_temporary"]);
+        assert_eq!(names(Action::GrabObject), ["p_control", "p_hit", "contest_rolls"]);
+        assert_eq!(names(Action::GrabPerson), ["p_hold", "p_hit", "p_hold_kept", "contest_rolls"]);
+        assert_eq!(
+            names(Action::GrabMonster),
+            ["p_hold", "p_hit", "p_hold_kept", "contest_rolls", "monster_strength", "grabber_strength"]
+        );
+        let dists = |a| distribution_metrics(a).collect::<Vec<_>>();
+        assert_eq!(dists(Action::Mug), ["ko_rounds"]);
+        assert_eq!(dists(Action::Sap), ["damage", "ko_rounds"]);
+        assert_eq!(dists(Action::Strike), ["damage"]);
+        assert_eq!(dists(Action::GrabObject), ["contest_rolls"]);
+        assert!(dists(Action::GrabPerson).is_empty());
+    }
+
+    #[test]
+    fn a_mugging_tally_counts_hits_knockouts_and_rounds() {
+        let m = matchup(
+            "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"",
+            "monster = \"ogre\"\naware = false",
+        );
+        let p = Prepared::new(Action::Mug, &m, &RuleOptions::default(), Hands::Two).unwrap();
+        // Miss; hit and save; hit, fail, 2d8 = 3 + 4.
+        let mut dice = crate::dice::Scripted::new([6, 7, 17, 7, 16, 3, 4]);
+        let mut t = empty_tally(&p);
+        run_trials(&p, &mut dice, 3, &mut t);
+        assert_eq!((t.trials, t.counts[HIT], t.counts[SUCCESS]), (3, 2, 1));
+        assert_eq!(t.hists[FIRST].iter().collect::<Vec<_>>(), [(7, 1)]);
+        let s = summarize(&p, Action::Mug, &t, 0.95);
+        assert_eq!(s[0].metric, "p_knockout");
+        assert_eq!(s[0].value.estimate, Some(1.0 / 3.0));
+        assert_eq!(s[2].value.estimate, Some(7.0));
+        assert_eq!(s[3].value.estimate, Some(17.0));
+    }
+
+    #[test]
+    fn real_and_temporary_means_come_from_the_damage_histogram() {
+        let m = matchup("class = \"fighter\"\nweapon = \"long sword\"", "monster = \"orc\"");
+        let p = Prepared::new(Action::Strike, &m, &RuleOptions::default(), Hands::Two).unwrap();
+        let mut t = empty_tally(&p);
+        t.trials = 2;
+        t.counts[HIT] = 2;
+        t.hists[FIRST].add(4); // 2 real, 2 temporary
+        t.hists[FIRST].add(3); // 2 real, 1 temporary
+        let s = summarize(&p, Action::Strike, &t, 0.95);
+        assert_eq!(s[0].value.estimate, Some(3.5));
+        assert_eq!(s[2].value.estimate, Some(2.0));
+        assert_eq!(s[3].value.estimate, Some(1.5));
+    }
+}

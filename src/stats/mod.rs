@@ -1,0 +1,7 @@
+//! Tallies that add exactly, the metrics of each action, and intervals computed once per point.
+
+pub mod interval;
+pub mod metrics;
+pub mod tally;
+
+pub use tally::Tally;

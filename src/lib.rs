@@ -23,8 +23,10 @@
 //! assert!(knockouts > 0);
 //! ```
 
+pub mod cli;
 pub mod dice;
 pub mod engine;
+pub mod export;
 pub mod rules;
 pub mod scenario;
 pub mod stats;

@@ -1,6 +1,19 @@
-fn main() {
-    println!(
-        "subdual {}: the rules core is in the library; the command line is not built yet",
-        env!("CARGO_PKG_VERSION")
-    );
+//! The `subdual` binary: runs the command line and maps failures to exit codes (0, 1, or 2 for bad input).
+
+use std::process::ExitCode;
+
+use subdual::cli::{self, BadInput};
+
+fn main() -> ExitCode {
+    match cli::main() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            if error.downcast_ref::<BadInput>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
 }

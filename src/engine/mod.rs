@@ -40,12 +40,25 @@ fn block_len(trials: u64, block: u64) -> u64 {
 
 /// Runs `trials` trials of every point (points are independent; `None` marks an ineligible point and gets
 /// no tally). `progress` is called after every block with the trials it ran, from any worker thread.
-pub fn run(points: &[Option<&Prepared>], trials: u64, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> Vec<Option<Tally>> {
-    let eligible: Vec<(usize, &Prepared)> =
-        points.iter().enumerate().filter_map(|(i, p)| p.map(|p| (i, p))).collect();
+pub fn run(
+    points: &[Option<&Prepared>],
+    trials: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<Option<Tally>> {
+    let eligible: Vec<(usize, &Prepared)> = points
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.map(|p| (i, p)))
+        .collect();
     let blocks = trials.div_ceil(BLOCK_SIZE);
     let items = eligible.len() as u64 * blocks;
-    let empty = || eligible.iter().map(|(_, p)| metrics::empty_tally(p)).collect::<Vec<Tally>>();
+    let empty = || {
+        eligible
+            .iter()
+            .map(|(_, p)| metrics::empty_tally(p))
+            .collect::<Vec<Tally>>()
+    };
     let merged = (0..items)
         .into_par_iter()
         .fold(empty, |mut tallies, item| {
@@ -70,8 +83,13 @@ pub fn run(points: &[Option<&Prepared>], trials: u64, seed: u64, progress: &(dyn
 }
 
 /// Runs `f` on a pool of `threads` workers (a local pool, so tests can vary it within one process).
-pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> Result<T, rayon::ThreadPoolBuildError> {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+pub fn with_threads<T: Send>(
+    threads: usize,
+    f: impl FnOnce() -> T + Send,
+) -> Result<T, rayon::ThreadPoolBuildError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
     Ok(pool.install(f))
 }
 

@@ -172,7 +172,9 @@ impl Prepared {
             Action::GrabObject => Prepared::GrabObject(GrabObject::prepare(m, options)?),
             Action::GrabPerson => Prepared::GrabPerson(GrabHold::person(m, options, hands)?),
             Action::GrabMonster => Prepared::GrabMonster(GrabHold::monster(m, options, hands)?),
-            Action::Brawl | Action::Subdue => return Err(Ineligible::NotASingleAction(action.name())),
+            Action::Brawl | Action::Subdue => {
+                return Err(Ineligible::NotASingleAction(action.name()));
+            }
         })
     }
 

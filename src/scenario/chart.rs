@@ -82,36 +82,77 @@ fn fail(field: &'static str, message: String, word: &str, candidates: Vec<String
 
 impl ChartSpec {
     /// Checks the request against the action's metrics and the sweep paths.
-    pub fn check(&self, action: Action, paths: &[String], title: &str) -> Result<Chart, ChartError> {
+    pub fn check(
+        &self,
+        action: Action,
+        paths: &[String],
+        title: &str,
+    ) -> Result<Chart, ChartError> {
         let kind = self.kind.unwrap_or_default();
         let mut x_choices: Vec<String> = paths.to_vec();
         x_choices.push("level_gap".to_string());
         let mut series_choices = vec!["variant".to_string()];
         series_choices.extend(paths.iter().cloned());
-        let summary: Vec<String> = metrics::summary_metrics(action).map(str::to_string).collect();
-        let distributions: Vec<String> = metrics::distribution_metrics(action).map(str::to_string).collect();
-        let pick = |field: &'static str, value: &Option<String>, default: Option<&String>, choices: &[String], what: &str| {
+        let summary: Vec<String> = metrics::summary_metrics(action)
+            .map(str::to_string)
+            .collect();
+        let distributions: Vec<String> = metrics::distribution_metrics(action)
+            .map(str::to_string)
+            .collect();
+        let pick = |field: &'static str,
+                    value: &Option<String>,
+                    default: Option<&String>,
+                    choices: &[String],
+                    what: &str| {
             let chosen = value.clone().or_else(|| default.cloned()).ok_or_else(|| {
-                fail(field, format!("this chart needs `{field}`: {what} ({})", choices.join(", ")), "", choices.to_vec())
+                fail(
+                    field,
+                    format!(
+                        "this chart needs `{field}`: {what} ({})",
+                        choices.join(", ")
+                    ),
+                    "",
+                    choices.to_vec(),
+                )
             })?;
             if choices.contains(&chosen) {
                 Ok(chosen)
             } else {
                 Err(fail(
                     field,
-                    format!("`{chosen}` is not {what} of action {action} (expected one of: {})", choices.join(", ")),
+                    format!(
+                        "`{chosen}` is not {what} of action {action} (expected one of: {})",
+                        choices.join(", ")
+                    ),
                     &chosen,
                     choices.to_vec(),
                 ))
             }
         };
-        let series = pick("series", &self.series, series_choices.first(), &series_choices, "a series (variant or a sweep path)")?;
+        let series = pick(
+            "series",
+            &self.series,
+            series_choices.first(),
+            &series_choices,
+            "a series (variant or a sweep path)",
+        )?;
         let (x, y_path, metric) = match kind {
             ChartKind::Line => {
                 if self.metric.is_some() {
-                    return Err(fail("metric", "a line chart names its metric in `y`".to_string(), "", Vec::new()));
+                    return Err(fail(
+                        "metric",
+                        "a line chart names its metric in `y`".to_string(),
+                        "",
+                        Vec::new(),
+                    ));
                 }
-                let x = pick("x", &self.x, paths.first(), &x_choices, "a sweep path or level_gap")?;
+                let x = pick(
+                    "x",
+                    &self.x,
+                    paths.first(),
+                    &x_choices,
+                    "a sweep path or level_gap",
+                )?;
                 let y = pick("y", &self.y, summary.first(), &summary, "a summary metric")?;
                 (x, None, y)
             }
@@ -119,7 +160,10 @@ impl ChartSpec {
                 if paths.len() < 2 {
                     return Err(fail(
                         "kind",
-                        format!("a heatmap needs two sweep axes; this scenario sweeps {}", paths.len()),
+                        format!(
+                            "a heatmap needs two sweep axes; this scenario sweeps {}",
+                            paths.len()
+                        ),
                         "",
                         Vec::new(),
                     ));
@@ -128,18 +172,41 @@ impl ChartSpec {
                 let second = paths.iter().find(|p| **p != x);
                 let y = pick("y", &self.y, second, paths, "a sweep path")?;
                 if x == y {
-                    return Err(fail("y", format!("a heatmap needs two different sweep paths, not `{x}` twice"), "", Vec::new()));
+                    return Err(fail(
+                        "y",
+                        format!("a heatmap needs two different sweep paths, not `{x}` twice"),
+                        "",
+                        Vec::new(),
+                    ));
                 }
-                let metric = pick("metric", &self.metric, summary.first(), &summary, "a summary metric")?;
+                let metric = pick(
+                    "metric",
+                    &self.metric,
+                    summary.first(),
+                    &summary,
+                    "a summary metric",
+                )?;
                 (x, Some(y), metric)
             }
             ChartKind::Histogram => {
                 if self.x.is_some() {
-                    return Err(fail("x", "a histogram's horizontal axis is the distribution's value; drop `x`".to_string(), "", Vec::new()));
+                    return Err(fail(
+                        "x",
+                        "a histogram's horizontal axis is the distribution's value; drop `x`"
+                            .to_string(),
+                        "",
+                        Vec::new(),
+                    ));
                 }
                 let chosen = self.y.clone().or_else(|| self.metric.clone());
                 let field = if self.y.is_some() { "y" } else { "metric" };
-                let metric = pick(field, &chosen, distributions.first(), &distributions, "a distribution")?;
+                let metric = pick(
+                    field,
+                    &chosen,
+                    distributions.first(),
+                    &distributions,
+                    "a distribution",
+                )?;
                 (String::new(), None, metric)
             }
         };
@@ -157,7 +224,10 @@ impl ChartSpec {
 
 /// The chart drawn when a scenario asks for none: the headline metric over the first sweep axis.
 pub fn default_chart(action: Action, paths: &[String], title: &str) -> Option<Chart> {
-    ChartSpec::default().check(action, paths, title).ok().filter(|c| !c.x.is_empty())
+    ChartSpec::default()
+        .check(action, paths, title)
+        .ok()
+        .filter(|c| !c.x.is_empty())
 }
 
 #[cfg(test)]
@@ -170,34 +240,73 @@ mod tests {
 
     #[test]
     fn a_line_chart_defaults_to_the_headline_over_the_first_axis() {
-        let c = ChartSpec::default().check(Action::Mug, &paths(&["attacker.level"]), "T").unwrap();
-        assert_eq!((c.kind, c.x.as_str(), c.metric.as_str(), c.series.as_str()), (ChartKind::Line, "attacker.level", "p_knockout", "variant"));
+        let c = ChartSpec::default()
+            .check(Action::Mug, &paths(&["attacker.level"]), "T")
+            .unwrap();
+        assert_eq!(
+            (c.kind, c.x.as_str(), c.metric.as_str(), c.series.as_str()),
+            (ChartKind::Line, "attacker.level", "p_knockout", "variant")
+        );
         assert_eq!(c.file, "p_knockout");
     }
 
     #[test]
     fn unknown_metrics_and_paths_are_errors() {
-        let spec = ChartSpec { y: Some("p_knokout".into()), ..ChartSpec::default() };
-        let e = spec.check(Action::Mug, &paths(&["attacker.level"]), "T").unwrap_err();
+        let spec = ChartSpec {
+            y: Some("p_knokout".into()),
+            ..ChartSpec::default()
+        };
+        let e = spec
+            .check(Action::Mug, &paths(&["attacker.level"]), "T")
+            .unwrap_err();
         assert_eq!((e.field, e.word.as_str()), ("y", "p_knokout"));
-        let spec = ChartSpec { x: Some("attacker.hp".into()), ..ChartSpec::default() };
-        assert_eq!(spec.check(Action::Mug, &paths(&["attacker.level"]), "T").unwrap_err().field, "x");
+        let spec = ChartSpec {
+            x: Some("attacker.hp".into()),
+            ..ChartSpec::default()
+        };
+        assert_eq!(
+            spec.check(Action::Mug, &paths(&["attacker.level"]), "T")
+                .unwrap_err()
+                .field,
+            "x"
+        );
     }
 
     #[test]
     fn a_heatmap_needs_two_sweep_axes() {
-        let spec = ChartSpec { kind: Some(ChartKind::Heatmap), ..ChartSpec::default() };
-        assert_eq!(spec.check(Action::Mug, &paths(&["attacker.level"]), "T").unwrap_err().field, "kind");
-        let c = spec.check(Action::Mug, &paths(&["attacker.level", "victim.monster"]), "T").unwrap();
+        let spec = ChartSpec {
+            kind: Some(ChartKind::Heatmap),
+            ..ChartSpec::default()
+        };
+        assert_eq!(
+            spec.check(Action::Mug, &paths(&["attacker.level"]), "T")
+                .unwrap_err()
+                .field,
+            "kind"
+        );
+        let c = spec
+            .check(
+                Action::Mug,
+                &paths(&["attacker.level", "victim.monster"]),
+                "T",
+            )
+            .unwrap();
         assert_eq!(c.y_path.as_deref(), Some("victim.monster"));
     }
 
     #[test]
     fn a_histogram_draws_a_distribution() {
-        let spec = ChartSpec { kind: Some(ChartKind::Histogram), ..ChartSpec::default() };
+        let spec = ChartSpec {
+            kind: Some(ChartKind::Histogram),
+            ..ChartSpec::default()
+        };
         let c = spec.check(Action::Sap, &[], "T").unwrap();
         assert_eq!(c.metric, "damage");
-        let bad = ChartSpec { kind: Some(ChartKind::Histogram), y: Some("p_hit".into()), ..ChartSpec::default() };
+        let bad = ChartSpec {
+            kind: Some(ChartKind::Histogram),
+            y: Some("p_hit".into()),
+            ..ChartSpec::default()
+        };
         assert!(bad.check(Action::Sap, &[], "T").is_err());
         assert!(spec.check(Action::GrabPerson, &[], "T").is_err());
     }

@@ -32,13 +32,21 @@ pub struct ScenarioError {
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.line {
-            Some(line) => write!(f, "{}:{}:{}: {}", self.file, line, self.column, self.message)?,
+            Some(line) => write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, line, self.column, self.message
+            )?,
             None => write!(f, "{}: {}", self.file, self.message)?,
         }
         if let (Some(line), Some(text)) = (self.line, &self.source_line) {
             let number = line.to_string();
             let pad = " ".repeat(number.len());
-            write!(f, "\n{pad} |\n{number} | {text}\n{pad} | {}^", " ".repeat(self.column.saturating_sub(1)))?;
+            write!(
+                f,
+                "\n{pad} |\n{number} | {text}\n{pad} | {}^",
+                " ".repeat(self.column.saturating_sub(1))
+            )?;
         }
         if let Some(help) = &self.help {
             write!(f, "\n  = help: {help}")?;
@@ -66,7 +74,9 @@ enum Node {
 fn node_of(value: &DeValue<'_>) -> Node {
     match value {
         DeValue::Table(t) => table_node(t),
-        DeValue::Array(a) => Node::Array(a.iter().map(|v| (v.span(), node_of(v.get_ref()))).collect()),
+        DeValue::Array(a) => {
+            Node::Array(a.iter().map(|v| (v.span(), node_of(v.get_ref()))).collect())
+        }
         _ => Node::Leaf,
     }
 }
@@ -74,7 +84,14 @@ fn node_of(value: &DeValue<'_>) -> Node {
 fn table_node(t: &DeTable<'_>) -> Node {
     Node::Table(
         t.iter()
-            .map(|(k, v)| (k.get_ref().to_string(), k.span(), v.span(), node_of(v.get_ref())))
+            .map(|(k, v)| {
+                (
+                    k.get_ref().to_string(),
+                    k.span(),
+                    v.span(),
+                    node_of(v.get_ref()),
+                )
+            })
             .collect(),
     )
 }
@@ -90,7 +107,9 @@ pub struct Source {
 impl Source {
     /// Reads the spans of `text`, which must already parse as TOML.
     pub fn new(file: &str, text: &str) -> Source {
-        let root = DeTable::parse(text).map(|t| table_node(t.get_ref())).unwrap_or(Node::Leaf);
+        let root = DeTable::parse(text)
+            .map(|t| table_node(t.get_ref()))
+            .unwrap_or(Node::Leaf);
         Source {
             file: file.to_string(),
             text: text.to_string(),
@@ -112,7 +131,9 @@ impl Source {
                     .iter()
                     .find(|(name, ..)| name == k)
                     .map(|(_, key, value, child)| (key.clone(), value.clone(), child))?,
-                (Node::Array(items), Seg::Index(i)) => items.get(*i).map(|(span, child)| (span.clone(), span.clone(), child))?,
+                (Node::Array(items), Seg::Index(i)) => items
+                    .get(*i)
+                    .map(|(span, child)| (span.clone(), span.clone(), child))?,
                 _ => return None,
             };
             found = Some((key, value));
@@ -133,17 +154,28 @@ impl Source {
 
     /// The deepest existing prefix of `path`, for errors about something missing inside a table.
     pub fn nearest_span(&self, path: &[Seg<'_>]) -> Option<Range<usize>> {
-        (1..=path.len()).rev().find_map(|n| self.key_span(&path[..n]))
+        (1..=path.len())
+            .rev()
+            .find_map(|n| self.key_span(&path[..n]))
     }
 
     /// An error at a byte span (or at the start of the file).
-    pub fn error_at(&self, span: Option<Range<usize>>, message: impl Into<String>, help: Option<String>) -> ScenarioError {
+    pub fn error_at(
+        &self,
+        span: Option<Range<usize>>,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) -> ScenarioError {
         let offset = span.map_or(0, |s| s.start.min(self.text.len()));
         let before = &self.text[..floor_boundary(&self.text, offset)];
         let line = before.matches('\n').count() + 1;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let column = before[line_start..].chars().count() + 1;
-        let source_line = self.text[line_start..].lines().next().unwrap_or("").to_string();
+        let source_line = self.text[line_start..]
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string();
         ScenarioError {
             file: self.file.clone(),
             line: Some(line),
@@ -155,7 +187,12 @@ impl Source {
     }
 
     /// An error about the value at `path`, or the nearest thing to it that exists.
-    pub fn error_at_path(&self, path: &[Seg<'_>], message: impl Into<String>, help: Option<String>) -> ScenarioError {
+    pub fn error_at_path(
+        &self,
+        path: &[Seg<'_>],
+        message: impl Into<String>,
+        help: Option<String>,
+    ) -> ScenarioError {
         let span = self.value_span(path).or_else(|| self.nearest_span(path));
         self.error_at(span, message, help)
     }
@@ -178,7 +215,9 @@ fn floor_boundary(text: &str, mut offset: usize) -> usize {
 
 /// "unknown field `strenght`, expected one of `name`, `class`, ..." → "did you mean `strength`?".
 pub fn suggestion_from_message(message: &str) -> Option<String> {
-    let kind = ["unknown field `", "unknown variant `"].into_iter().find(|k| message.contains(k))?;
+    let kind = ["unknown field `", "unknown variant `"]
+        .into_iter()
+        .find(|k| message.contains(k))?;
     let rest = &message[message.find(kind)? + kind.len()..];
     let word = &rest[..rest.find('`')?];
     let expected = &rest[rest.find("expected")?..];
@@ -187,7 +226,10 @@ pub fn suggestion_from_message(message: &str) -> Option<String> {
 }
 
 /// A suggestion for `word` among `candidates`, as help text.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     suggest::closest(word, candidates).map(|best| format!("did you mean `{best}`?"))
 }
 
@@ -200,11 +242,20 @@ mod tests {
     #[test]
     fn spans_lead_to_lines_and_columns() {
         let s = Source::new("x.toml", TEXT);
-        let e = s.error_at_path(&[Seg::Key("attacker"), Seg::Key("level")], "bad level", None);
+        let e = s.error_at_path(
+            &[Seg::Key("attacker"), Seg::Key("level")],
+            "bad level",
+            None,
+        );
         assert_eq!((e.line, e.column), (Some(5), 9));
         assert_eq!(e.source_line.as_deref(), Some("level = 9"));
         let e = s.error_at_path(
-            &[Seg::Key("variant"), Seg::Index(1), Seg::Key("rules"), Seg::Key("helmets")],
+            &[
+                Seg::Key("variant"),
+                Seg::Index(1),
+                Seg::Key("rules"),
+                Seg::Key("helmets"),
+            ],
             "x",
             None,
         );
@@ -217,16 +268,29 @@ mod tests {
     #[test]
     fn the_message_shows_the_line_and_a_caret() {
         let s = Source::new("x.toml", TEXT);
-        let e = s.error_at_path(&[Seg::Key("attacker"), Seg::Key("level")], "bad level", Some("try 5".into()));
-        assert_eq!(e.to_string(), "x.toml:5:9: bad level\n  |\n5 | level = 9\n  |         ^\n  = help: try 5");
+        let e = s.error_at_path(
+            &[Seg::Key("attacker"), Seg::Key("level")],
+            "bad level",
+            Some("try 5".into()),
+        );
+        assert_eq!(
+            e.to_string(),
+            "x.toml:5:9: bad level\n  |\n5 | level = 9\n  |         ^\n  = help: try 5"
+        );
     }
 
     #[test]
     fn unknown_keys_get_a_suggestion_from_the_expected_list() {
         let m = "unknown field `strenght`, expected one of `name`, `strength`, `level`";
-        assert_eq!(suggestion_from_message(m).as_deref(), Some("did you mean `strength`?"));
+        assert_eq!(
+            suggestion_from_message(m).as_deref(),
+            Some("did you mean `strength`?")
+        );
         let m = "unknown variant `half_dwn`, expected one of `half_down`, `down`, `up`";
-        assert_eq!(suggestion_from_message(m).as_deref(), Some("did you mean `half_down`?"));
+        assert_eq!(
+            suggestion_from_message(m).as_deref(),
+            Some("did you mean `half_down`?")
+        );
         assert_eq!(suggestion_from_message("invalid type: string"), None);
     }
 }

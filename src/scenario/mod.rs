@@ -146,7 +146,9 @@ impl Scenario {
                 file: file.to_string(),
                 line: Some(line),
                 column: 1,
-                message: "the file is not UTF-8 text: expected a TOML scenario (is it a binary file?)".to_string(),
+                message:
+                    "the file is not UTF-8 text: expected a TOML scenario (is it a binary file?)"
+                        .to_string(),
                 source_line: None,
                 help: None,
             }
@@ -157,13 +159,16 @@ impl Scenario {
                 file: file.to_string(),
                 line: Some(line),
                 column: 1,
-                message: "the file holds a NUL byte: expected a TOML scenario (is it a binary file?)".to_string(),
+                message:
+                    "the file holds a NUL byte: expected a TOML scenario (is it a binary file?)"
+                        .to_string(),
                 source_line: None,
                 help: None,
             });
         }
         let bare = Source::new(file, "");
-        let table: Table = toml::from_str(text).map_err(|e| Source::new(file, text).from_toml(&e))?;
+        let table: Table =
+            toml::from_str(text).map_err(|e| Source::new(file, text).from_toml(&e))?;
         if table.is_empty() {
             return Err(bare.error_at(
                 None,
@@ -210,7 +215,12 @@ struct Builder<'a> {
 const COMBATANTS: [&str; 2] = ["attacker", "victim"];
 
 impl Builder<'_> {
-    fn error(&self, path: &[Seg<'_>], message: impl Into<String>, help: Option<String>) -> ScenarioError {
+    fn error(
+        &self,
+        path: &[Seg<'_>],
+        message: impl Into<String>,
+        help: Option<String>,
+    ) -> ScenarioError {
         self.source.error_at_path(path, message, help)
     }
 
@@ -221,7 +231,10 @@ impl Builder<'_> {
             return Err(self.error(
                 &[Seg::Key("action")],
                 format!("action `{action}` (a fight) is not available in this version of subdual"),
-                Some("single actions are: mug, sap, strike, grab_object, grab_person, grab_monster".to_string()),
+                Some(
+                    "single actions are: mug, sap, strike, grab_object, grab_person, grab_monster"
+                        .to_string(),
+                ),
             ));
         }
         let trials = raw.trials.unwrap_or(DEFAULT_TRIALS);
@@ -243,7 +256,10 @@ impl Builder<'_> {
         if total > sweep::MAX_POINTS {
             return Err(self.error(
                 &[Seg::Key("sweep")],
-                format!("{total} points (variants × sweep values): at most {}", sweep::MAX_POINTS),
+                format!(
+                    "{total} points (variants × sweep values): at most {}",
+                    sweep::MAX_POINTS
+                ),
                 None,
             ));
         }
@@ -254,7 +270,12 @@ impl Builder<'_> {
         if let Some(first) = points.first()
             && points.iter().all(|p| p.prepared.is_err())
         {
-            let reason = first.prepared.as_ref().err().map(|r| r.to_string()).unwrap_or_default();
+            let reason = first
+                .prepared
+                .as_ref()
+                .err()
+                .map(|r| r.to_string())
+                .unwrap_or_default();
             return Err(self.error(
                 &[Seg::Key("action")],
                 format!("every point is ineligible for action `{action}`: {reason}"),
@@ -264,7 +285,10 @@ impl Builder<'_> {
         Ok(Scenario {
             file: self.source.file().to_string(),
             stem: stem.to_string(),
-            sha256: Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect(),
+            sha256: Sha256::digest(bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect(),
             title,
             action,
             trials,
@@ -280,7 +304,9 @@ impl Builder<'_> {
     /// Variant names with their override tables (one "base" variant when the file has none).
     fn variants(&self) -> Result<Vec<(String, Table)>, ScenarioError> {
         let tables: Vec<Table> = match self.table.get("variant") {
-            Some(Value::Array(items)) => items.iter().filter_map(|v| v.as_table().cloned()).collect(),
+            Some(Value::Array(items)) => {
+                items.iter().filter_map(|v| v.as_table().cloned()).collect()
+            }
             _ => Vec::new(),
         };
         if tables.is_empty() {
@@ -294,7 +320,11 @@ impl Builder<'_> {
                 return Err(self.error(&path, "a variant needs a non-empty name", None));
             }
             if out.iter().any(|(n, _)| *n == name) {
-                return Err(self.error(&path, format!("two variants are named `{name}`: names must differ"), None));
+                return Err(self.error(
+                    &path,
+                    format!("two variants are named `{name}`: names must differ"),
+                    None,
+                ));
             }
             out.push((name, table));
         }
@@ -310,7 +340,14 @@ impl Builder<'_> {
         if let Some(Value::Array(items)) = self.table.get("variant") {
             for (i, item) in items.iter().enumerate() {
                 if let Some(Value::Table(t)) = item.get("action_options") {
-                    places.push((vec![Seg::Key("variant"), Seg::Index(i), Seg::Key("action_options")], t));
+                    places.push((
+                        vec![
+                            Seg::Key("variant"),
+                            Seg::Index(i),
+                            Seg::Key("action_options"),
+                        ],
+                        t,
+                    ));
                 }
             }
         }
@@ -324,13 +361,25 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn check_action_option(&self, action: Action, key: &str, value: &Value, path: &[Seg<'_>]) -> Result<(), ScenarioError> {
+    fn check_action_option(
+        &self,
+        action: Action,
+        key: &str,
+        value: &Value,
+        path: &[Seg<'_>],
+    ) -> Result<(), ScenarioError> {
         let used = action.options_used();
         if !used.contains(&key) {
-            let reads = if used.is_empty() { "none".to_string() } else { used.join(", ") };
+            let reads = if used.is_empty() {
+                "none".to_string()
+            } else {
+                used.join(", ")
+            };
             return Err(self.error(
                 path,
-                format!("action option `{key}` is not used by action `{action}` (it reads: {reads})"),
+                format!(
+                    "action option `{key}` is not used by action `{action}` (it reads: {reads})"
+                ),
                 Some("remove it, or change `action`".to_string()),
             ));
         }
@@ -359,22 +408,33 @@ impl Builder<'_> {
         for (path, value) in &self.raw.sweep {
             let key_path = [Seg::Key("sweep"), Seg::Key(path)];
             let key_error = |message: String, help: Option<String>| {
-                self.source.error_at(self.source.key_span(&key_path), message, help)
+                self.source
+                    .error_at(self.source.key_span(&key_path), message, help)
             };
             if let Err(e) = sweep::check_path(path) {
-                return Err(key_error(e.message, did_you_mean(&e.word, e.candidates.iter().copied())));
+                return Err(key_error(
+                    e.message,
+                    did_you_mean(&e.word, e.candidates.iter().copied()),
+                ));
             }
             let values = match value {
                 Value::Array(items) => {
                     if items.is_empty() {
-                        return Err(self.error(&key_path, format!("sweep `{path}` has no values"), None));
+                        return Err(self.error(
+                            &key_path,
+                            format!("sweep `{path}` has no values"),
+                            None,
+                        ));
                     }
                     let mut values = Vec::new();
                     for (i, item) in items.iter().enumerate() {
                         let v = SweepValue::from_toml(item).ok_or_else(|| {
                             self.error(
                                 &[Seg::Key("sweep"), Seg::Key(path), Seg::Index(i)],
-                                format!("a sweep value must be a number, a string or a boolean, not {}", item.type_str()),
+                                format!(
+                                    "a sweep value must be a number, a string or a boolean, not {}",
+                                    item.type_str()
+                                ),
                                 None,
                             )
                         })?;
@@ -382,7 +442,9 @@ impl Builder<'_> {
                     }
                     values
                 }
-                Value::Table(range) => sweep::range_values(range).map_err(|m| self.error(&key_path, m, None))?,
+                Value::Table(range) => {
+                    sweep::range_values(range).map_err(|m| self.error(&key_path, m, None))?
+                }
                 other => {
                     return Err(self.error(
                         &key_path,
@@ -402,12 +464,21 @@ impl Builder<'_> {
         Ok(axes)
     }
 
-    fn charts(&self, action: Action, paths: &[String], title: &str) -> Result<Vec<Chart>, ScenarioError> {
+    fn charts(
+        &self,
+        action: Action,
+        paths: &[String],
+        title: &str,
+    ) -> Result<Vec<Chart>, ScenarioError> {
         let mut charts = Vec::new();
         for (i, spec) in self.raw.chart.iter().enumerate() {
             let chart = spec.check(action, paths, title).map_err(|e| {
                 let help = did_you_mean(&e.word, e.candidates.iter().map(String::as_str));
-                self.error(&[Seg::Key("chart"), Seg::Index(i), Seg::Key(e.field)], e.message, help)
+                self.error(
+                    &[Seg::Key("chart"), Seg::Index(i), Seg::Key(e.field)],
+                    e.message,
+                    help,
+                )
             })?;
             if !valid_file_name(&chart.file) {
                 return Err(self.error(
@@ -419,7 +490,10 @@ impl Builder<'_> {
             if charts.iter().any(|c: &Chart| c.file == chart.file) {
                 return Err(self.error(
                     &[Seg::Key("chart"), Seg::Index(i)],
-                    format!("two charts write `{}`: give one a different `file`", chart.file),
+                    format!(
+                        "two charts write `{}`: give one a different `file`",
+                        chart.file
+                    ),
                     None,
                 ));
             }
@@ -431,7 +505,12 @@ impl Builder<'_> {
         Ok(charts)
     }
 
-    fn points(&self, action: Action, variants: &[(String, Table)], axes: &[Axis]) -> Result<Vec<Point>, ScenarioError> {
+    fn points(
+        &self,
+        action: Action,
+        variants: &[(String, Table)],
+        axes: &[Axis],
+    ) -> Result<Vec<Point>, ScenarioError> {
         let grid: usize = axes.iter().map(|a| a.values.len()).product();
         let mut points = Vec::with_capacity(variants.len() * grid);
         for (v, (_, overrides)) in variants.iter().enumerate() {
@@ -451,11 +530,22 @@ impl Builder<'_> {
 
     /// Where a field of a section was set at this point: the sweep value, else the variant's key, else the
     /// base key.
-    fn origin<'p>(&self, variant: usize, axes: &'p [Axis], picks: &[usize], section: &'p str, field: &'p str) -> Vec<Seg<'p>> {
+    fn origin<'p>(
+        &self,
+        variant: usize,
+        axes: &'p [Axis],
+        picks: &[usize],
+        section: &'p str,
+        field: &'p str,
+    ) -> Vec<Seg<'p>> {
         for (a, axis) in axes.iter().enumerate() {
             let mut segs = axis.path.split('.');
             if segs.next() == Some(section) && segs.next() == Some(field) {
-                let value_path = vec![Seg::Key("sweep"), Seg::Key(axis.path.as_str()), Seg::Index(picks[a])];
+                let value_path = vec![
+                    Seg::Key("sweep"),
+                    Seg::Key(axis.path.as_str()),
+                    Seg::Index(picks[a]),
+                ];
                 return if self.source.value_span(&value_path).is_some() {
                     value_path
                 } else {
@@ -463,14 +553,26 @@ impl Builder<'_> {
                 };
             }
         }
-        let in_variant = vec![Seg::Key("variant"), Seg::Index(variant), Seg::Key(section), Seg::Key(field)];
+        let in_variant = vec![
+            Seg::Key("variant"),
+            Seg::Index(variant),
+            Seg::Key(section),
+            Seg::Key(field),
+        ];
         if self.source.value_span(&in_variant).is_some() {
             return in_variant;
         }
         vec![Seg::Key(section), Seg::Key(field)]
     }
 
-    fn point(&self, action: Action, variant: usize, overrides: &Table, axes: &[Axis], picks: &[usize]) -> Result<Point, ScenarioError> {
+    fn point(
+        &self,
+        action: Action,
+        variant: usize,
+        overrides: &Table,
+        axes: &[Axis],
+        picks: &[usize],
+    ) -> Result<Point, ScenarioError> {
         let has_variants = overrides.contains_key("name");
         let mut sections: Vec<(&str, Table)> = Vec::new();
         for section in ["attacker", "victim", "action_options", "rules"] {
@@ -495,17 +597,29 @@ impl Builder<'_> {
             values.push(value);
         }
         let variant_index = if has_variants { variant } else { usize::MAX };
-        let take = |name: &str| sections.iter().find(|(n, _)| *n == name).map(|(_, t)| t.clone()).unwrap_or_default();
+        let take = |name: &str| {
+            sections
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, t)| t.clone())
+                .unwrap_or_default()
+        };
         // Type errors here come from sweep values (the file itself was checked above).
-        let typed = |section: &'static str| -> Result<Value, ScenarioError> { Ok(Value::Table(take(section))) };
+        let typed = |section: &'static str| -> Result<Value, ScenarioError> {
+            Ok(Value::Table(take(section)))
+        };
         let mut resolved = Vec::new();
         for side in COMBATANTS {
-            let spec: CombatantSpec = typed(side)?.try_into().map_err(|e: toml::de::Error| {
-                self.sweep_type_error(side, axes, picks, &e)
-            })?;
+            let spec: CombatantSpec = typed(side)?
+                .try_into()
+                .map_err(|e: toml::de::Error| self.sweep_type_error(side, axes, picks, &e))?;
             let combatant = Combatant::resolve(&spec).map_err(|SpecError { field, message }| {
                 let path = self.origin(variant_index, axes, picks, side, field);
-                self.error(&path, format!("{side}.{message_field}: {message}", message_field = field), None)
+                self.error(
+                    &path,
+                    format!("{side}.{message_field}: {message}", message_field = field),
+                    None,
+                )
             })?;
             resolved.push(combatant);
         }
@@ -516,9 +630,12 @@ impl Builder<'_> {
             let path = self.origin(variant_index, axes, picks, "rules", e.switch);
             self.error(&path, e.to_string(), None)
         })?;
-        let action_options: ActionOptionsSpec = typed("action_options")?
-            .try_into()
-            .map_err(|e: toml::de::Error| self.sweep_type_error("action_options", axes, picks, &e))?;
+        let action_options: ActionOptionsSpec =
+            typed("action_options")?
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    self.sweep_type_error("action_options", axes, picks, &e)
+                })?;
         if let Some(style) = action_options.style
             && style == Style::MartialArts
         {
@@ -530,11 +647,19 @@ impl Builder<'_> {
             Some(1) => Hands::One,
             Some(n) => {
                 let path = self.origin(variant_index, axes, picks, "action_options", "hands");
-                return Err(self.error(&path, format!("hands = {n} is out of range: expected 1 or 2"), None));
+                return Err(self.error(
+                    &path,
+                    format!("hands = {n} is out of range: expected 1 or 2"),
+                    None,
+                ));
             }
         };
-        let victim = resolved.pop().unwrap_or_else(|| unreachable!("two combatants were resolved"));
-        let attacker = resolved.pop().unwrap_or_else(|| unreachable!("two combatants were resolved"));
+        let victim = resolved
+            .pop()
+            .unwrap_or_else(|| unreachable!("two combatants were resolved"));
+        let attacker = resolved
+            .pop()
+            .unwrap_or_else(|| unreachable!("two combatants were resolved"));
         let matchup = Matchup { attacker, victim };
         Ok(Point {
             variant,
@@ -545,14 +670,31 @@ impl Builder<'_> {
     }
 
     /// A sweep value of the wrong type: point at the value of the first axis into this section.
-    fn sweep_type_error(&self, section: &str, axes: &[Axis], picks: &[usize], e: &toml::de::Error) -> ScenarioError {
-        let axis = axes.iter().enumerate().find(|(_, a)| a.path.split('.').next() == Some(section));
+    fn sweep_type_error(
+        &self,
+        section: &str,
+        axes: &[Axis],
+        picks: &[usize],
+        e: &toml::de::Error,
+    ) -> ScenarioError {
+        let axis = axes
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.path.split('.').next() == Some(section));
         let message = format!("{section}: {}", e.message().trim());
         match axis {
             Some((a, axis)) => {
-                let path = [Seg::Key("sweep"), Seg::Key(axis.path.as_str()), Seg::Index(picks[a])];
-                let span = self.source.value_span(&path).or_else(|| self.source.key_span(&path[..2]));
-                self.source.error_at(span, message, locate::suggestion_from_message(e.message()))
+                let path = [
+                    Seg::Key("sweep"),
+                    Seg::Key(axis.path.as_str()),
+                    Seg::Index(picks[a]),
+                ];
+                let span = self
+                    .source
+                    .value_span(&path)
+                    .or_else(|| self.source.key_span(&path[..2]));
+                self.source
+                    .error_at(span, message, locate::suggestion_from_message(e.message()))
             }
             None => self.error(&[Seg::Key(section)], message, None),
         }
@@ -568,7 +710,9 @@ fn set_path(table: &mut Table, path: &[&str], value: Value) {
             table.insert(last.to_string(), value);
         }
         [first, rest @ ..] => {
-            let entry = table.entry(first.to_string()).or_insert_with(|| Value::Table(Table::new()));
+            let entry = table
+                .entry(first.to_string())
+                .or_insert_with(|| Value::Table(Table::new()));
             if let Value::String(name) = entry {
                 let mut inline = Table::new();
                 inline.insert("name".to_string(), Value::String(name.clone()));
@@ -585,7 +729,9 @@ fn valid_file_name(name: &str) -> bool {
     !name.is_empty()
         && name != "."
         && name != ".."
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 #[cfg(test)]

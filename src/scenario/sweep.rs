@@ -75,7 +75,16 @@ pub const SECTIONS: [&str; 4] = ["attacker", "victim", "action_options", "rules"
 fn sub_fields(field: &str) -> &'static [&'static str] {
     match field {
         "saves" => &["ppd", "rsw", "pp", "bw", "sp"],
-        "weapon" | "backup_weapon" => &["name", "size", "type", "damage", "damage_large", "controllable", "missile", "magic"],
+        "weapon" | "backup_weapon" => &[
+            "name",
+            "size",
+            "type",
+            "damage",
+            "damage_large",
+            "controllable",
+            "missile",
+            "magic",
+        ],
         _ => &[],
     }
 }
@@ -106,26 +115,53 @@ pub fn check_path(path: &str) -> Result<Vec<String>, PathError> {
         "rules" => &RuleOptions::SWITCHES,
         other => {
             return Err(fail(
-                format!("sweep path `{path}` starts with `{other}`: expected attacker., victim., action_options. or rules."),
+                format!(
+                    "sweep path `{path}` starts with `{other}`: expected attacker., victim., action_options. or rules."
+                ),
                 other,
                 &SECTIONS,
             ));
         }
     };
     let Some(field) = segments.get(1) else {
-        return Err(fail(format!("sweep path `{path}` names a section, not a field (such as `{section}.{}`)", fields[0]), "", fields));
+        return Err(fail(
+            format!(
+                "sweep path `{path}` names a section, not a field (such as `{section}.{}`)",
+                fields[0]
+            ),
+            "",
+            fields,
+        ));
     };
     if !fields.contains(&field.as_str()) {
-        return Err(fail(format!("sweep path `{path}`: `{section}` has no field `{field}`"), field, fields));
+        return Err(fail(
+            format!("sweep path `{path}`: `{section}` has no field `{field}`"),
+            field,
+            fields,
+        ));
     }
-    let deeper = if matches!(section, "attacker" | "victim") { sub_fields(field) } else { &[] };
+    let deeper = if matches!(section, "attacker" | "victim") {
+        sub_fields(field)
+    } else {
+        &[]
+    };
     match segments.get(2) {
         None => {}
         Some(sub) if deeper.contains(&sub.as_str()) && segments.len() == 3 => {}
         Some(sub) if !deeper.is_empty() && segments.len() == 3 => {
-            return Err(fail(format!("sweep path `{path}`: `{field}` has no field `{sub}`"), sub, deeper));
+            return Err(fail(
+                format!("sweep path `{path}`: `{field}` has no field `{sub}`"),
+                sub,
+                deeper,
+            ));
         }
-        Some(_) => return Err(fail(format!("sweep path `{path}` goes deeper than `{section}.{field}` allows"), "", &[])),
+        Some(_) => {
+            return Err(fail(
+                format!("sweep path `{path}` goes deeper than `{section}.{field}` allows"),
+                "",
+                &[],
+            ));
+        }
     }
     Ok(segments)
 }
@@ -135,14 +171,19 @@ pub fn check_path(path: &str) -> Result<Vec<String>, PathError> {
 pub fn range_values(table: &toml::Table) -> Result<Vec<SweepValue>, String> {
     for key in table.keys() {
         if !["from", "to", "step"].contains(&key.as_str()) {
-            return Err(format!("a range has `from`, `to` and an optional `step`, not `{key}`"));
+            return Err(format!(
+                "a range has `from`, `to` and an optional `step`, not `{key}`"
+            ));
         }
     }
     let number = |key: &str| -> Result<Option<Value>, String> {
         match table.get(key) {
             None => Ok(None),
             Some(v @ (Value::Integer(_) | Value::Float(_))) => Ok(Some(v.clone())),
-            Some(other) => Err(format!("`{key}` of a range must be a number, not {}", other.type_str())),
+            Some(other) => Err(format!(
+                "`{key}` of a range must be a number, not {}",
+                other.type_str()
+            )),
         }
     };
     let (Some(from), Some(to)) = (number("from")?, number("to")?) else {
@@ -155,29 +196,45 @@ pub fn range_values(table: &toml::Table) -> Result<Vec<SweepValue>, String> {
                 return Err(format!("`step` must be above 0, not {s}"));
             }
             if b < a {
-                return Err(format!("the range is empty: `to` ({b}) is below `from` ({a})"));
+                return Err(format!(
+                    "the range is empty: `to` ({b}) is below `from` ({a})"
+                ));
             }
             let count = (b - a) / s + 1;
             if count as usize > MAX_POINTS {
-                return Err(format!("the range has {count} values; at most {MAX_POINTS}"));
+                return Err(format!(
+                    "the range has {count} values; at most {MAX_POINTS}"
+                ));
             }
             (0..count).map(|i| SweepValue::Int(a + i * s)).collect()
         }
         _ => {
-            let as_f = |v: &Value| v.as_float().or(v.as_integer().map(|i| i as f64)).unwrap_or(f64::NAN);
+            let as_f = |v: &Value| {
+                v.as_float()
+                    .or(v.as_integer().map(|i| i as f64))
+                    .unwrap_or(f64::NAN)
+            };
             let (a, b, s) = (as_f(&from), as_f(&to), as_f(&step));
             if !(s > 0.0 && s.is_finite() && a.is_finite() && b.is_finite()) {
-                return Err("`from`, `to` and `step` must be finite, with `step` above 0".to_string());
+                return Err(
+                    "`from`, `to` and `step` must be finite, with `step` above 0".to_string(),
+                );
             }
             if b < a {
-                return Err(format!("the range is empty: `to` ({b}) is below `from` ({a})"));
+                return Err(format!(
+                    "the range is empty: `to` ({b}) is below `from` ({a})"
+                ));
             }
             // A small tolerance so that 0.1-steps reach `to` despite binary fractions.
             let count = ((b - a) / s + 1e-9).floor() as usize + 1;
             if count > MAX_POINTS {
-                return Err(format!("the range has {count} values; at most {MAX_POINTS}"));
+                return Err(format!(
+                    "the range has {count} values; at most {MAX_POINTS}"
+                ));
             }
-            (0..count).map(|i| SweepValue::Float(a + i as f64 * s)).collect()
+            (0..count)
+                .map(|i| SweepValue::Float(a + i as f64 * s))
+                .collect()
         }
     };
     Ok(values)
@@ -194,8 +251,14 @@ mod tests {
 
     #[test]
     fn integer_ranges_include_to() {
-        assert_eq!(range("{ from = 1, to = 4 }").unwrap(), (1..=4).map(SweepValue::Int).collect::<Vec<_>>());
-        assert_eq!(range("{ from = 1, to = 6, step = 2 }").unwrap(), [1, 3, 5].map(SweepValue::Int));
+        assert_eq!(
+            range("{ from = 1, to = 4 }").unwrap(),
+            (1..=4).map(SweepValue::Int).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            range("{ from = 1, to = 6, step = 2 }").unwrap(),
+            [1, 3, 5].map(SweepValue::Int)
+        );
     }
 
     #[test]
@@ -207,11 +270,27 @@ mod tests {
     #[test]
     fn bad_ranges_say_why() {
         assert!(range("{ from = 5, to = 1 }").unwrap_err().contains("empty"));
-        assert!(range("{ from = 1, to = 5, step = 0 }").unwrap_err().contains("step"));
+        assert!(
+            range("{ from = 1, to = 5, step = 0 }")
+                .unwrap_err()
+                .contains("step")
+        );
         assert!(range("{ from = 1 }").unwrap_err().contains("needs"));
-        assert!(range("{ from = 1, to = 2, stp = 1 }").unwrap_err().contains("stp"));
-        assert!(range("{ from = \"a\", to = 2 }").unwrap_err().contains("number"));
-        assert!(range("{ from = 1, to = 10000000 }").unwrap_err().contains("at most"));
+        assert!(
+            range("{ from = 1, to = 2, stp = 1 }")
+                .unwrap_err()
+                .contains("stp")
+        );
+        assert!(
+            range("{ from = \"a\", to = 2 }")
+                .unwrap_err()
+                .contains("number")
+        );
+        assert!(
+            range("{ from = 1, to = 10000000 }")
+                .unwrap_err()
+                .contains("at most")
+        );
     }
 
     #[test]

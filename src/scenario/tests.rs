@@ -41,7 +41,12 @@ fn points_run_variants_then_the_grid_with_the_last_axis_fastest() {
     let s = parse(MUG).unwrap();
     assert_eq!(s.variants, ["as written", "helmets"]);
     assert_eq!(s.points.len(), 2 * 3 * 2);
-    let labels: Vec<String> = s.points.iter().take(3).map(|p| format!("{} {}", p.values[0], p.values[1])).collect();
+    let labels: Vec<String> = s
+        .points
+        .iter()
+        .take(3)
+        .map(|p| format!("{} {}", p.values[0], p.values[1]))
+        .collect();
     assert_eq!(labels, ["1 orc", "1 ogre", "2 orc"]);
     assert_eq!(s.points[6].variant, 1);
     // level_gap: thief 1 against the 1 HD orc is 0, against the 4+1 ogre −3.
@@ -52,8 +57,12 @@ fn points_run_variants_then_the_grid_with_the_last_axis_fastest() {
 #[test]
 fn the_variant_overrides_the_base_and_the_sweep_overrides_both() {
     let s = parse(MUG).unwrap();
-    let Ok(Prepared::Mug(plain)) = &s.points[1].prepared else { panic!() };
-    let Ok(Prepared::Mug(helmets)) = &s.points[7].prepared else { panic!() };
+    let Ok(Prepared::Mug(plain)) = &s.points[1].prepared else {
+        panic!()
+    };
+    let Ok(Prepared::Mug(helmets)) = &s.points[7].prepared else {
+        panic!()
+    };
     // Level-1 thief (THAC0 20) against the ogre (AC 5; AC 10 bareheaded under the helmet rule).
     assert_eq!(plain.attack.target, 15);
     assert_eq!(helmets.attack.target, 10);
@@ -71,15 +80,22 @@ fn without_variants_there_is_one_named_base() {
 
 #[test]
 fn ineligible_points_are_kept_with_their_reason() {
-    let text = MUG.replace("\"victim.monster\" = [\"orc\", \"ogre\"]", "\"victim.monster\" = [\"ogre\", \"hill giant\"]");
+    let text = MUG.replace(
+        "\"victim.monster\" = [\"orc\", \"ogre\"]",
+        "\"victim.monster\" = [\"ogre\", \"hill giant\"]",
+    );
     let s = parse(&text).unwrap();
     assert!(s.points[0].prepared.is_ok());
-    assert!(matches!(s.points[1].prepared, Err(Ineligible::TooTall { .. })));
+    assert!(matches!(
+        s.points[1].prepared,
+        Err(Ineligible::TooTall { .. })
+    ));
 }
 
 #[test]
 fn a_file_where_every_point_is_ineligible_is_an_error() {
-    let e = error("action = \"mug\"\n[attacker]\nclass = \"fighter\"\n[victim]\nmonster = \"ogre\"\n");
+    let e =
+        error("action = \"mug\"\n[attacker]\nclass = \"fighter\"\n[victim]\nmonster = \"ogre\"\n");
     assert!(e.message.contains("every point is ineligible"), "{e}");
     assert_eq!(e.line, Some(1));
 }
@@ -151,7 +167,9 @@ fn action_options_must_be_used_by_the_action() {
 
 #[test]
 fn fights_are_not_available_yet() {
-    let e = error("action = \"brawl\"\n[attacker]\nclass = \"fighter\"\n[victim]\nclass = \"fighter\"\n");
+    let e = error(
+        "action = \"brawl\"\n[attacker]\nclass = \"fighter\"\n[victim]\nclass = \"fighter\"\n",
+    );
     assert!(e.message.contains("not available"), "{e}");
     let e = error("action = \"mugg\"\n");
     assert_eq!(e.help.as_deref(), Some("did you mean `mug`?"));
@@ -161,7 +179,10 @@ fn fights_are_not_available_yet() {
 fn charts_are_checked_before_anything_runs() {
     let e = error(&format!("{MUG}\n[[chart]]\ny = \"p_knokout\"\n"));
     assert_eq!(e.help.as_deref(), Some("did you mean `p_knockout`?"));
-    let ok = parse(&format!("{MUG}\n[[chart]]\nx = \"level_gap\"\nfile = \"ko-by-gap\"\n")).unwrap();
+    let ok = parse(&format!(
+        "{MUG}\n[[chart]]\nx = \"level_gap\"\nfile = \"ko-by-gap\"\n"
+    ))
+    .unwrap();
     assert_eq!(ok.charts[0].file, "ko-by-gap");
     let e = error(&format!("{MUG}\n[[chart]]\nfile = \"../escape\"\n"));
     assert!(e.message.contains("plain name"));
@@ -171,7 +192,9 @@ fn charts_are_checked_before_anything_runs() {
 fn a_deep_sweep_path_sets_a_field_of_an_inline_weapon() {
     let text = "action = \"strike\"\n[attacker]\nclass = \"fighter\"\nweapon = \"long sword\"\n[victim]\nmonster = \"orc\"\n[sweep]\n\"attacker.weapon.magic\" = [0, 2]\n";
     let s = parse(text).unwrap();
-    let Ok(Prepared::Strike(plus_2)) = &s.points[1].prepared else { panic!() };
+    let Ok(Prepared::Strike(plus_2)) = &s.points[1].prepared else {
+        panic!()
+    };
     assert_eq!(plus_2.damage_bonus, 2);
     assert_eq!(plus_2.damage.to_string(), "1d8");
 }

@@ -43,8 +43,16 @@ pub fn proportion(successes: u64, trials: u64, z: f64) -> Estimate {
     Estimate {
         estimate: Some(p),
         // At k = 0 and k = n the exact bounds are 0 and 1; rounding would leave crumbs like 3e-17.
-        ci_low: Some(if successes == 0 { 0.0 } else { (center - half).max(0.0) }),
-        ci_high: Some(if successes == trials { 1.0 } else { (center + half).min(1.0) }),
+        ci_low: Some(if successes == 0 {
+            0.0
+        } else {
+            (center - half).max(0.0)
+        }),
+        ci_high: Some(if successes == trials {
+            1.0
+        } else {
+            (center + half).min(1.0)
+        }),
         std_error: Some((p * (1.0 - p) / n).sqrt()),
         trials,
     }
@@ -126,7 +134,11 @@ mod tests {
         let z = z_for(0.95);
         let e = proportion(45, 100, z);
         assert!(close(e.ci_low.unwrap(), 0.3561, 1e-4) && close(e.ci_high.unwrap(), 0.5475, 1e-4));
-        assert!(close(e.std_error.unwrap(), (0.45f64 * 0.55 / 100.0).sqrt(), 1e-15));
+        assert!(close(
+            e.std_error.unwrap(),
+            (0.45f64 * 0.55 / 100.0).sqrt(),
+            1e-15
+        ));
         let e = proportion(0, 10, z);
         assert_eq!(e.ci_low, Some(0.0));
         assert!(close(e.ci_high.unwrap(), 0.2775, 1e-4));
@@ -139,7 +151,11 @@ mod tests {
     #[test]
     fn means_use_the_sample_standard_deviation() {
         // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample variance 32/7.
-        let m = Moments { n: 8, sum: 40, sum_squares: 232 };
+        let m = Moments {
+            n: 8,
+            sum: 40,
+            sum_squares: 232,
+        };
         let e = mean(m, 2.0);
         let se = (32.0f64 / 7.0 / 8.0).sqrt();
         assert_eq!(e.estimate, Some(5.0));
@@ -147,13 +163,23 @@ mod tests {
         assert!(close(e.ci_low.unwrap(), 5.0 - 2.0 * se, 1e-12));
         assert_eq!(e.trials, 8);
         assert_eq!(mean(Moments::default(), 2.0), Estimate::empty());
-        let one = mean(Moments { n: 1, sum: 3, sum_squares: 9 }, 2.0);
+        let one = mean(
+            Moments {
+                n: 1,
+                sum: 3,
+                sum_squares: 9,
+            },
+            2.0,
+        );
         assert_eq!((one.estimate, one.std_error), (Some(3.0), None));
     }
 
     #[test]
     fn fixed_values_have_no_width() {
         let e = fixed(17, 1000);
-        assert_eq!((e.estimate, e.ci_low, e.ci_high, e.std_error), (Some(17.0), Some(17.0), Some(17.0), Some(0.0)));
+        assert_eq!(
+            (e.estimate, e.ci_low, e.ci_high, e.std_error),
+            (Some(17.0), Some(17.0), Some(17.0), Some(0.0))
+        );
     }
 }

@@ -125,7 +125,9 @@ pub fn empty_tally(p: &Prepared) -> Tally {
             t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus));
             t.hists[SECOND] = Histogram::with_range(1, i64::from(s.ko_rounds.max()));
         }
-        Prepared::Strike(s) => t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus)),
+        Prepared::Strike(s) => {
+            t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus))
+        }
         Prepared::GrabObject(_) | Prepared::GrabPerson(_) | Prepared::GrabMonster(_) => {
             t.hists[FIRST] = Histogram::with_range(1, 8)
         }
@@ -212,7 +214,8 @@ pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -
     let fixed: Fixed = p.fixed();
     let real = |total: i64| i64::from(split(p, total).0);
     let temporary = |total: i64| i64::from(split(p, total).1);
-    let fixed_value = |v: Option<i32>| v.map_or(Estimate::empty(), |v| interval::fixed(v, tally.trials));
+    let fixed_value =
+        |v: Option<i32>| v.map_or(Estimate::empty(), |v| interval::fixed(v, tally.trials));
     summary_table(action)
         .iter()
         .map(|&(metric, source)| {
@@ -220,7 +223,9 @@ pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -
                 Count(slot) => interval::proportion(tally.counts[slot], tally.trials, z),
                 Mean(slot) => interval::mean(tally.hists[slot].moments(), z),
                 RealPart(slot) => interval::mean(tally.hists[slot].map(real).moments(), z),
-                TemporaryPart(slot) => interval::mean(tally.hists[slot].map(temporary).moments(), z),
+                TemporaryPart(slot) => {
+                    interval::mean(tally.hists[slot].map(temporary).moments(), z)
+                }
                 SaveNeeded => fixed_value(fixed.save_needed),
                 MonsterStrength => fixed_value(fixed.monster_strength),
                 GrabberStrength => fixed_value(fixed.grabber_strength),
@@ -241,8 +246,13 @@ fn split(p: &Prepared, total: i64) -> (u32, u32) {
 }
 
 /// The distributions of a point: (metric, histogram).
-pub fn distributions<'a>(action: Action, tally: &'a Tally) -> impl Iterator<Item = (&'static str, &'a Histogram)> {
-    distribution_table(action).iter().map(move |&(name, slot)| (name, &tally.hists[slot]))
+pub fn distributions(
+    action: Action,
+    tally: &Tally,
+) -> impl Iterator<Item = (&'static str, &Histogram)> {
+    distribution_table(action)
+        .iter()
+        .map(move |&(name, slot)| (name, &tally.hists[slot]))
 }
 
 #[cfg(test)]
@@ -255,17 +265,44 @@ mod tests {
     #[test]
     fn every_action_lists_the_metrics_of_scenarios_md() {
         let names = |a| summary_metrics(a).collect::<Vec<_>>();
-        assert_eq!(names(Action::Mug), ["p_knockout", "p_hit", "ko_rounds", "save_needed"]);
+        assert_eq!(
+            names(Action::Mug),
+            ["p_knockout", "p_hit", "ko_rounds", "save_needed"]
+        );
         assert_eq!(
             names(Action::Sap),
-            ["p_knockout", "p_hit", "p_wake", "damage", "damage_real", "damage_temporary", "ko_rounds"]
+            [
+                "p_knockout",
+                "p_hit",
+                "p_wake",
+                "damage",
+                "damage_real",
+                "damage_temporary",
+                "ko_rounds"
+            ]
         );
-        assert_eq!(names(Action::Strike), ["damage", "p_hit", "damage_real", "damage_temporary"]);
-        assert_eq!(names(Action::GrabObject), ["p_control", "p_hit", "contest_rolls"]);
-        assert_eq!(names(Action::GrabPerson), ["p_hold", "p_hit", "p_hold_kept", "contest_rolls"]);
+        assert_eq!(
+            names(Action::Strike),
+            ["damage", "p_hit", "damage_real", "damage_temporary"]
+        );
+        assert_eq!(
+            names(Action::GrabObject),
+            ["p_control", "p_hit", "contest_rolls"]
+        );
+        assert_eq!(
+            names(Action::GrabPerson),
+            ["p_hold", "p_hit", "p_hold_kept", "contest_rolls"]
+        );
         assert_eq!(
             names(Action::GrabMonster),
-            ["p_hold", "p_hit", "p_hold_kept", "contest_rolls", "monster_strength", "grabber_strength"]
+            [
+                "p_hold",
+                "p_hit",
+                "p_hold_kept",
+                "contest_rolls",
+                "monster_strength",
+                "grabber_strength"
+            ]
         );
         let dists = |a| distribution_metrics(a).collect::<Vec<_>>();
         assert_eq!(dists(Action::Mug), ["ko_rounds"]);
@@ -297,7 +334,10 @@ mod tests {
 
     #[test]
     fn real_and_temporary_means_come_from_the_damage_histogram() {
-        let m = matchup("class = \"fighter\"\nweapon = \"long sword\"", "monster = \"orc\"");
+        let m = matchup(
+            "class = \"fighter\"\nweapon = \"long sword\"",
+            "monster = \"orc\"",
+        );
         let p = Prepared::new(Action::Strike, &m, &RuleOptions::default(), Hands::Two).unwrap();
         let mut t = empty_tally(&p);
         t.trials = 2;

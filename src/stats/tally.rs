@@ -155,7 +155,10 @@ mod tests {
         for v in [3, 2, 9, -1, 3] {
             h.add(v);
         }
-        assert_eq!(h.iter().collect::<Vec<_>>(), [(-1, 1), (2, 1), (3, 2), (9, 1)]);
+        assert_eq!(
+            h.iter().collect::<Vec<_>>(),
+            [(-1, 1), (2, 1), (3, 2), (9, 1)]
+        );
         assert_eq!(h.total(), 5);
         let mut empty = Histogram::default();
         empty.add(7);
@@ -184,15 +187,33 @@ mod tests {
         for v in [2, 2, 5] {
             h.add(v);
         }
-        assert_eq!(h.moments(), Moments { n: 3, sum: 9, sum_squares: 33 });
-        assert_eq!(h.map(|v| v / 2).iter().collect::<Vec<_>>(), [(1, 2), (2, 1)]);
+        assert_eq!(
+            h.moments(),
+            Moments {
+                n: 3,
+                sum: 9,
+                sum_squares: 33
+            }
+        );
+        assert_eq!(
+            h.map(|v| v / 2).iter().collect::<Vec<_>>(),
+            [(1, 2), (2, 1)]
+        );
     }
 
     #[test]
     fn tallies_add_slot_by_slot() {
-        let mut a = Tally { trials: 10, counts: [1, 2, 3, 4], ..Tally::default() };
+        let mut a = Tally {
+            trials: 10,
+            counts: [1, 2, 3, 4],
+            ..Tally::default()
+        };
         a.hists[0].add(4);
-        let mut b = Tally { trials: 5, counts: [1, 1, 1, 1], ..Tally::default() };
+        let mut b = Tally {
+            trials: 5,
+            counts: [1, 1, 1, 1],
+            ..Tally::default()
+        };
         b.hists[0].add(4);
         b.hists[1].add(1);
         a += &b;

@@ -1,0 +1,405 @@
+//! The command line: the only place that knows about arguments, terminals, progress bars and where files go.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime};
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::engine;
+use crate::export::csv::{distributions_csv, summary_csv};
+use crate::export::manifest::{Manifest, manifest_json, rfc3339};
+use crate::export::summary::{PointSummary, summarize};
+use crate::export::write::write_all_atomic;
+use crate::rules::catalog;
+use crate::scenario::Scenario;
+use crate::scenario::locate::ScenarioError;
+use crate::stats::metrics;
+
+/// Bad input: exit code 2. Everything else that fails is exit code 1.
+#[derive(Debug, thiserror::Error)]
+pub enum BadInput {
+    /// A scenario file that does not validate.
+    #[error("{0}")]
+    Scenario(#[from] ScenarioError),
+    /// Arguments that clap accepts but that do not make sense together.
+    #[error("{0}")]
+    Arguments(String),
+}
+
+/// subdual: Monte Carlo balance simulator for non-lethal combat house rules (AD&D 2e).
+#[derive(Debug, Parser)]
+#[command(name = "subdual", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run scenarios and write summary.csv, distributions.csv and manifest.json under DIR/<stem>/.
+    Run(RunArgs),
+    /// Validate scenarios; print their variants, points and trials; run nothing.
+    Check {
+        /// Scenario files.
+        #[arg(required = true)]
+        scenarios: Vec<PathBuf>,
+    },
+    /// Print the catalog: weapons, monsters, races or classes (all when none is named).
+    Catalog {
+        /// Which part.
+        what: Option<CatalogPart>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// Scenario files.
+    #[arg(required = true)]
+    scenarios: Vec<PathBuf>,
+    /// Trials per variant and sweep point (overrides the file).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    trials: Option<u64>,
+    /// Seed (overrides the file).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Output folder.
+    #[arg(long, default_value = "output")]
+    out: PathBuf,
+    /// Worker threads (default: all cores). Results never depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Print nothing but errors.
+    #[arg(long)]
+    quiet: bool,
+    /// Skip the charts.
+    #[arg(long)]
+    no_charts: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CatalogPart {
+    Weapons,
+    Monsters,
+    Races,
+    Classes,
+}
+
+/// Runs the command line.
+pub fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run(args) => run(&args),
+        Command::Check { scenarios } => check(&scenarios),
+        Command::Catalog { what } => {
+            print!("{}", catalog_text(what));
+            Ok(())
+        }
+    }
+}
+
+/// Loads and validates every file before anything runs: one bad file, nothing runs.
+fn load_all(paths: &[PathBuf]) -> Result<Vec<Scenario>> {
+    let mut scenarios: Vec<Scenario> = Vec::new();
+    for path in paths {
+        let scenario = Scenario::load(path).map_err(BadInput::from)?;
+        if let Some(other) = scenarios.iter().find(|s| s.stem == scenario.stem) {
+            return Err(BadInput::Arguments(format!(
+                "{} and {} have the same stem `{}`: their outputs would overwrite each other",
+                other.file, scenario.file, scenario.stem
+            ))
+            .into());
+        }
+        scenarios.push(scenario);
+    }
+    Ok(scenarios)
+}
+
+fn check(paths: &[PathBuf]) -> Result<()> {
+    let scenarios = load_all(paths)?;
+    let mut out = std::io::stdout().lock();
+    for s in &scenarios {
+        writeln!(out, "{}: {}", s.file, s.title)?;
+        writeln!(out, "  action:   {}", s.action)?;
+        writeln!(out, "  variants: {}", s.variants.join(", "))?;
+        let axes: Vec<String> = s
+            .axes
+            .iter()
+            .map(|a| format!("{} ({} values)", a.path, a.values.len()))
+            .collect();
+        if !axes.is_empty() {
+            writeln!(out, "  sweep:    {}", axes.join(" × "))?;
+        }
+        writeln!(
+            out,
+            "  points:   {} ({} eligible)",
+            s.points.len(),
+            s.eligible_points()
+        )?;
+        writeln!(out, "  trials:   {} per point, seed {}", s.trials, s.seed)?;
+    }
+    Ok(())
+}
+
+fn run(args: &RunArgs) -> Result<()> {
+    let mut scenarios = load_all(&args.scenarios)?;
+    for s in &mut scenarios {
+        if let Some(t) = args.trials {
+            s.trials = t;
+        }
+        if let Some(seed) = args.seed {
+            s.seed = seed;
+        }
+    }
+    let threads = args
+        .threads
+        .map(|t| t as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    for scenario in &scenarios {
+        run_one(scenario, args, threads, &command)?;
+    }
+    Ok(())
+}
+
+fn progress_bar(total: u64, quiet: bool, label: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{prefix} [{bar:40}] {percent:>3}% {human_pos}/{human_len} trials, {per_sec}, eta {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix(label.to_string());
+    bar
+}
+
+fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -> Result<()> {
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let points: Vec<_> = scenario
+        .points
+        .iter()
+        .map(|p| p.prepared.as_ref().ok())
+        .collect();
+    let total = scenario.eligible_points() as u64 * scenario.trials;
+    let bar = progress_bar(total, args.quiet, &scenario.stem);
+    let tallies = engine::with_threads(threads, || {
+        engine::run(&points, scenario.trials, scenario.seed, &|n| bar.inc(n))
+    })
+    .context("cannot start the worker threads")?;
+    bar.finish_and_clear();
+    let elapsed = clock.elapsed().as_secs_f64();
+    let summaries = summarize(scenario, &tallies);
+    let manifest = Manifest {
+        tool: "subdual".to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        scenario: scenario.file.clone(),
+        scenario_sha256: scenario.sha256.clone(),
+        seed: scenario.seed,
+        trials: scenario.trials,
+        block_size: engine::BLOCK_SIZE,
+        threads,
+        variants: scenario.variants.clone(),
+        points: scenario.points.len(),
+        started: rfc3339(started),
+        elapsed_s: elapsed,
+        command: command.to_string(),
+    };
+    let files = vec![
+        ("summary.csv".to_string(), summary_csv(scenario, &summaries)),
+        (
+            "distributions.csv".to_string(),
+            distributions_csv(scenario, &summaries, &tallies),
+        ),
+        ("manifest.json".to_string(), manifest_json(&manifest)),
+    ];
+    let dir = args.out.join(&scenario.stem);
+    write_all_atomic(&dir, &files)
+        .with_context(|| format!("cannot write the results to {}", dir.display()))?;
+    if !args.quiet {
+        print!("{}", headline_table(scenario, &summaries, elapsed, &dir));
+    }
+    Ok(())
+}
+
+/// The compact table printed after a run: the headline metric of every point.
+pub fn headline_table(
+    scenario: &Scenario,
+    summaries: &[PointSummary<'_>],
+    elapsed: f64,
+    dir: &Path,
+) -> String {
+    let metric = metrics::headline(scenario.action);
+    let pct = (scenario.confidence * 100.0).to_string();
+    let mut header = vec!["variant".to_string()];
+    header.extend(scenario.paths());
+    header.extend([
+        "level_gap".to_string(),
+        metric.to_string(),
+        format!("{pct}% interval"),
+    ]);
+    let mut rows = vec![header];
+    for p in summaries {
+        let mut row = vec![p.variant.to_string()];
+        row.extend(p.values.iter().map(|v| v.to_string()));
+        row.push(p.level_gap.to_string());
+        match (&p.result, p.metric(metric)) {
+            (Ok(_), Some(e)) => {
+                let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
+                row.push(f(e.estimate));
+                row.push(format!("[{}, {}]", f(e.ci_low), f(e.ci_high)));
+            }
+            (Err(reason), _) => {
+                row.push("ineligible".to_string());
+                row.push(reason.clone());
+            }
+            _ => row.extend(["-".to_string(), String::new()]),
+        }
+        rows.push(row);
+    }
+    let mut text = format!(
+        "{} ({}): {} points × {} trials in {:.2} s → {}\n",
+        scenario.title,
+        scenario.action,
+        scenario.points.len(),
+        scenario.trials,
+        elapsed,
+        dir.display()
+    );
+    text.push_str(&table(&rows));
+    text
+}
+
+fn catalog_text(what: Option<CatalogPart>) -> String {
+    let mut text = String::new();
+    let parts = match what {
+        Some(p) => vec![p],
+        None => vec![
+            CatalogPart::Weapons,
+            CatalogPart::Monsters,
+            CatalogPart::Races,
+            CatalogPart::Classes,
+        ],
+    };
+    for part in parts {
+        let rows: Vec<Vec<String>> = match part {
+            CatalogPart::Weapons => {
+                let mut rows = vec![
+                    [
+                        "weapon",
+                        "size",
+                        "type",
+                        "damage S/M",
+                        "damage L",
+                        "controllable",
+                        "missile",
+                    ]
+                    .map(String::from)
+                    .to_vec(),
+                ];
+                for w in catalog::weapons() {
+                    rows.push(vec![
+                        w.name.clone(),
+                        w.size.to_string(),
+                        format!("{:?}", w.kind),
+                        w.damage.to_string(),
+                        w.damage_large.to_string(),
+                        yes(w.controllable),
+                        yes(w.missile),
+                    ]);
+                }
+                rows
+            }
+            CatalogPart::Monsters => {
+                let mut rows = vec![
+                    [
+                        "monster",
+                        "hit dice",
+                        "AC",
+                        "size",
+                        "height ft",
+                        "attacks",
+                        "weapon",
+                        "legs",
+                    ]
+                    .map(String::from)
+                    .to_vec(),
+                ];
+                for m in catalog::monsters() {
+                    rows.push(vec![
+                        m.name.to_string(),
+                        m.hit_dice.to_string(),
+                        m.ac.to_string(),
+                        m.size.to_string(),
+                        m.height_ft.to_string(),
+                        m.attacks
+                            .iter()
+                            .map(|d| d.to_string())
+                            .collect::<Vec<_>>()
+                            .join("/"),
+                        m.weapon.unwrap_or("").to_string(),
+                        m.legs.to_string(),
+                    ]);
+                }
+                rows
+            }
+            CatalogPart::Races => {
+                let mut rows = vec![["race", "size", "height ft"].map(String::from).to_vec()];
+                for r in catalog::races() {
+                    rows.push(vec![
+                        r.name.to_string(),
+                        r.size.to_string(),
+                        r.height_ft.to_string(),
+                    ]);
+                }
+                rows
+            }
+            CatalogPart::Classes => {
+                let mut rows = vec![["class", "group"].map(String::from).to_vec()];
+                for c in catalog::classes() {
+                    rows.push(vec![
+                        c.name.to_string(),
+                        format!("{:?}", c.group).to_lowercase(),
+                    ]);
+                }
+                rows
+            }
+        };
+        text.push_str(&table(&rows));
+        text.push('\n');
+    }
+    text
+}
+
+fn yes(b: bool) -> String {
+    if b { "yes" } else { "no" }.to_string()
+}
+
+/// Left-aligned columns separated by two spaces.
+fn table(rows: &[Vec<String>]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut text = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}", w = *w))
+            .collect();
+        text.push_str(cells.join("  ").trim_end());
+        text.push('\n');
+    }
+    text
+}

@@ -22,7 +22,7 @@ use crate::stats::metrics;
 #[derive(Debug, thiserror::Error)]
 pub enum BadInput {
     /// A scenario file that does not validate.
-    #[error("{0}")]
+    #[error(transparent)]
     Scenario(#[from] ScenarioError),
     /// Arguments that clap accepts but that do not make sense together.
     #[error("{0}")]

@@ -1,5 +1,6 @@
 //! The `subdual` binary: runs the command line and maps failures to exit codes (0, 1, or 2 for bad input).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use subdual::cli::{self, BadInput};
@@ -8,7 +9,8 @@ fn main() -> ExitCode {
     match cli::main() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            // A closed standard error must not turn bad input into a panic.
+            let _ = writeln!(std::io::stderr(), "error: {error:#}");
             if error.downcast_ref::<BadInput>().is_some() {
                 ExitCode::from(2)
             } else {

@@ -200,10 +200,27 @@ impl Source {
     /// Turns toml's own error (syntax, unknown key, wrong type) into ours, adding a suggestion for an
     /// unknown key or variant from the list toml gives.
     pub fn from_toml(&self, error: &toml::de::Error) -> ScenarioError {
-        let message = error.message().trim().to_string();
+        let message = plain_types(error.message().trim());
         let help = suggestion_from_message(&message);
         self.error_at(error.span(), message, help)
     }
+}
+
+/// serde speaks of Rust types ("expected u32"); designers read "a whole number".
+pub fn plain_types(message: &str) -> String {
+    let mut text = message.to_string();
+    for (rust, plain) in [
+        ("expected u64", "expected a whole number, 0 or more"),
+        ("expected u32", "expected a whole number, 0 or more"),
+        ("expected u8", "expected a whole number, 0 or more"),
+        ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected a boolean", "expected true or false"),
+    ] {
+        text = text.replace(rust, plain);
+    }
+    text
 }
 
 fn floor_boundary(text: &str, mut offset: usize) -> usize {

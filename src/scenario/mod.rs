@@ -180,10 +180,10 @@ impl Scenario {
         let raw: RawScenario = toml::from_str(text).map_err(|e| {
             let mut err = source.from_toml(&e);
             if err.message.contains("missing field `action`") {
-                err.help = Some(format!(
-                    "add a line such as `action = \"mug\"` (one of: {})",
-                    Action::ALL.map(|a| a.name()).join(", ")
-                ));
+                err.help = Some(
+                    "add a line such as `action = \"mug\"` (mug, sap, strike, grab_object, grab_person or grab_monster)"
+                        .to_string(),
+                );
             }
             err
         })?;
@@ -251,7 +251,7 @@ impl Builder<'_> {
         }
         let variants = self.variants()?;
         self.check_action_options(action)?;
-        let axes = self.axes()?;
+        let axes = self.axes(action)?;
         let total = variants.len() * axes.iter().map(|a| a.values.len()).product::<usize>();
         if total > sweep::MAX_POINTS {
             return Err(self.error(
@@ -361,13 +361,13 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn check_action_option(
-        &self,
+    /// Whether `[action_options]` may hold `key = value` for `action`: the message and a suggestion when
+    /// not. The caller decides where the error points.
+    fn action_option_problem(
         action: Action,
         key: &str,
         value: &Value,
-        path: &[Seg<'_>],
-    ) -> Result<(), ScenarioError> {
+    ) -> Option<(String, Option<String>)> {
         let used = action.options_used();
         if !used.contains(&key) {
             let reads = if used.is_empty() {
@@ -375,8 +375,7 @@ impl Builder<'_> {
             } else {
                 used.join(", ")
             };
-            return Err(self.error(
-                path,
+            return Some((
                 format!(
                     "action option `{key}` is not used by action `{action}` (it reads: {reads})"
                 ),
@@ -384,26 +383,34 @@ impl Builder<'_> {
             ));
         }
         match key {
-            "hands" if !matches!(value.as_integer(), Some(1 | 2)) => Err(self.error(
-                path,
-                format!("hands = {value} is out of range: expected 1 or 2"),
-                None,
-            )),
-            "max_rounds" if !matches!(value.as_integer(), Some(1..=10_000)) => Err(self.error(
-                path,
-                format!("max_rounds = {value} is out of range: expected 1 to 10000"),
-                None,
-            )),
-            "style" if value.as_str() == Some("martial_arts") => Err(self.error(
-                path,
-                "style \"martial_arts\" is not supported yet: its results column is not in the rules",
+            "hands" if !matches!(value.as_integer(), Some(1 | 2)) => {
+                Some((format!("hands = {value} is out of range: expected 1 or 2"), None))
+            }
+            "max_rounds" if !matches!(value.as_integer(), Some(1..=10_000)) => {
+                Some((format!("max_rounds = {value} is out of range: expected 1 to 10000"), None))
+            }
+            "style" if value.as_str() == Some("martial_arts") => Some((
+                "style \"martial_arts\" is not supported yet: its results column is not in the rules".to_string(),
                 Some("use \"punch\", \"wrestle\" or \"overbear\"".to_string()),
             )),
-            _ => Ok(()),
+            _ => None,
         }
     }
 
-    fn axes(&self) -> Result<Vec<Axis>, ScenarioError> {
+    fn check_action_option(
+        &self,
+        action: Action,
+        key: &str,
+        value: &Value,
+        path: &[Seg<'_>],
+    ) -> Result<(), ScenarioError> {
+        match Self::action_option_problem(action, key, value) {
+            Some((message, help)) => Err(self.error(path, message, help)),
+            None => Ok(()),
+        }
+    }
+
+    fn axes(&self, action: Action) -> Result<Vec<Axis>, ScenarioError> {
         let mut axes = Vec::new();
         for (path, value) in &self.raw.sweep {
             let key_path = [Seg::Key("sweep"), Seg::Key(path)];
@@ -456,6 +463,25 @@ impl Builder<'_> {
                     ));
                 }
             };
+            if let Some(option) = path.strip_prefix("action_options.") {
+                if !action.options_used().contains(&option) {
+                    // The whole axis is at fault, not one of its values: point at its key.
+                    if let Some((message, help)) =
+                        Self::action_option_problem(action, option, &values[0].to_toml())
+                    {
+                        return Err(key_error(message, help));
+                    }
+                }
+                for (i, value) in values.iter().enumerate() {
+                    let value_path = [Seg::Key("sweep"), Seg::Key(path), Seg::Index(i)];
+                    let at = if self.source.value_span(&value_path).is_some() {
+                        &value_path[..]
+                    } else {
+                        &key_path[..]
+                    };
+                    self.check_action_option(action, option, &value.to_toml(), at)?;
+                }
+            }
             axes.push(Axis {
                 path: path.clone(),
                 values,
@@ -681,7 +707,7 @@ impl Builder<'_> {
             .iter()
             .enumerate()
             .find(|(_, a)| a.path.split('.').next() == Some(section));
-        let message = format!("{section}: {}", e.message().trim());
+        let message = format!("{section}: {}", locate::plain_types(e.message().trim()));
         match axis {
             Some((a, axis)) => {
                 let path = [

@@ -116,7 +116,7 @@ pub fn check_path(path: &str) -> Result<Vec<String>, PathError> {
         other => {
             return Err(fail(
                 format!(
-                    "sweep path `{path}` starts with `{other}`: expected attacker., victim., action_options. or rules."
+                    "sweep path `{path}` is not in a section: expected a path starting with attacker., victim., action_options. or rules. (such as \"attacker.level\")"
                 ),
                 other,
                 &SECTIONS,
@@ -232,8 +232,13 @@ pub fn range_values(table: &toml::Table) -> Result<Vec<SweepValue>, String> {
                     "the range has {count} values; at most {MAX_POINTS}"
                 ));
             }
+            // Values as a person writes them: 1.7, not 1.7000000000000002. The decimals are those of
+            // `from` and `step` as written (shortest round-trip form).
+            let decimals = |x: f64| x.to_string().split('.').nth(1).map_or(0, str::len);
+            let places = decimals(a).max(decimals(s)).min(15);
+            let tidy = |x: f64| format!("{x:.places$}").parse::<f64>().unwrap_or(x);
             (0..count)
-                .map(|i| SweepValue::Float(a + i as f64 * s))
+                .map(|i| SweepValue::Float(tidy(a + i as f64 * s)))
                 .collect()
         }
     };
@@ -265,6 +270,11 @@ mod tests {
     fn float_ranges_reach_to_despite_binary_fractions() {
         let v = range("{ from = 0.0, to = 0.3, step = 0.1 }").unwrap();
         assert_eq!(v.len(), 4);
+        let v = range("{ from = 1.0, to = 2.0, step = 0.1 }").unwrap();
+        assert_eq!(v[7], SweepValue::Float(1.7));
+        assert_eq!(v[10], SweepValue::Float(2.0));
+        let v = range("{ from = 0.25, to = 1, step = 0.25 }").unwrap();
+        assert_eq!(v, [0.25, 0.5, 0.75, 1.0].map(SweepValue::Float));
     }
 
     #[test]

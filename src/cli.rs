@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::engine;
+use crate::export::chart;
 use crate::export::csv::{distributions_csv, summary_csv};
 use crate::export::manifest::{Manifest, manifest_json, rfc3339};
 use crate::export::summary::{PointSummary, summarize};
@@ -194,6 +195,7 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
     .context("cannot start the worker threads")?;
     bar.finish_and_clear();
     let elapsed = clock.elapsed().as_secs_f64();
+    let mut chart_seconds = 0.0;
     let summaries = summarize(scenario, &tallies);
     let manifest = Manifest {
         tool: "subdual".to_string(),
@@ -210,7 +212,7 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         elapsed_s: elapsed,
         command: command.to_string(),
     };
-    let files = vec![
+    let mut files = vec![
         ("summary.csv".to_string(), summary_csv(scenario, &summaries)),
         (
             "distributions.csv".to_string(),
@@ -218,11 +220,22 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         ),
         ("manifest.json".to_string(), manifest_json(&manifest)),
     ];
+    if !args.no_charts {
+        let drawn = Instant::now();
+        files.extend(chart::render(scenario, &summaries, &tallies).map_err(anyhow::Error::msg)?);
+        chart_seconds = drawn.elapsed().as_secs_f64();
+    }
     let dir = args.out.join(&scenario.stem);
     write_all_atomic(&dir, &files)
         .with_context(|| format!("cannot write the results to {}", dir.display()))?;
     if !args.quiet {
         print!("{}", headline_table(scenario, &summaries, elapsed, &dir));
+        if !scenario.charts.is_empty() && !args.no_charts {
+            println!(
+                "{} chart(s) drawn in {chart_seconds:.2} s",
+                scenario.charts.len()
+            );
+        }
     }
     Ok(())
 }

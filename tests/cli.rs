@@ -417,8 +417,9 @@ fn run_prints_the_headline_metric_once_per_point() {
         .collect();
     assert_eq!(ineligible.len(), 1, "the halfling and the ogre:\n{text}");
     assert!(ineligible[0].contains("ogre"), "{text}");
-    // Besides the points: a line naming the run and a header.
-    assert_eq!(lines.len(), 6 + 2, "{text}");
+    // Besides the points: a line naming the run, a header, and a line on the charts drawn.
+    assert_eq!(lines.len(), 6 + 3, "{text}");
+    assert!(text.contains("chart(s) drawn"), "{text}");
     assert!(text.contains("Three monsters"), "the title:\n{text}");
 }
 

@@ -1,6 +1,7 @@
 //! Results → bytes. Every exporter is a pure function of the scenario and its tallies, so the formats are
 //! snapshot-tested without touching the disk; [`write::write_all_atomic`] is the only code that writes files.
 
+pub mod chart;
 pub mod csv;
 pub mod manifest;
 pub mod summary;

@@ -4,6 +4,8 @@
 use serde::Deserialize;
 
 use crate::rules::action::Action;
+use crate::scenario::Axis;
+use crate::scenario::sweep::SweepValue;
 use crate::stats::metrics;
 
 /// The kinds of chart.
@@ -20,7 +22,7 @@ pub enum ChartKind {
 }
 
 /// A `[[chart]]` table as written.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChartSpec {
     /// Output name without extension (default: the metric's name).
@@ -37,10 +39,12 @@ pub struct ChartSpec {
     pub series: Option<String>,
     /// A title above the chart (default: the scenario's title).
     pub title: Option<String>,
+    /// Sweep values held fixed for this chart: `at = { "attacker.level" = 9 }`.
+    pub at: Option<toml::Table>,
 }
 
 /// A checked chart request.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Chart {
     /// Output name without extension.
     pub file: String,
@@ -56,6 +60,49 @@ pub struct Chart {
     pub series: String,
     /// Title.
     pub title: String,
+    /// Sweep values held fixed: only the points with these values are drawn.
+    pub at: Vec<(String, SweepValue)>,
+}
+
+/// The most lines (or bars per value, or heatmap panels) a chart draws before it stops being readable.
+pub const MAX_SERIES: [(ChartKind, usize); 3] = [
+    (ChartKind::Line, 8),
+    (ChartKind::Histogram, 6),
+    (ChartKind::Heatmap, 6),
+];
+
+impl Chart {
+    /// Sweep axes (by index) that split this chart's series further: named neither as x, y nor series,
+    /// nor fixed by `at`. A level axis moves along a `level_gap` x axis rather than splitting it.
+    pub fn free_axes(&self, axes: &[Axis]) -> Vec<usize> {
+        let gap_axis =
+            |path: &str| self.x == "level_gap" && matches!(path, "attacker.level" | "victim.level");
+        axes.iter()
+            .enumerate()
+            .filter(|(_, a)| {
+                !gap_axis(&a.path)
+                    && a.path != self.x
+                    && Some(&a.path) != self.y_path.as_ref()
+                    && a.path != self.series
+                    && !self.at.iter().any(|(p, _)| *p == a.path)
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// How many series (lines, bar groups, heatmap panels) this chart draws.
+    pub fn series_count(&self, axes: &[Axis], variants: usize) -> usize {
+        let first = match axes.iter().find(|a| a.path == self.series) {
+            Some(a) => a.values.len() * if variants > 1 { variants } else { 1 },
+            None => variants,
+        };
+        first
+            * self
+                .free_axes(axes)
+                .iter()
+                .map(|&i| axes[i].values.len())
+                .product::<usize>()
+    }
 }
 
 /// A chart request that cannot be drawn: which field, and why.
@@ -69,6 +116,8 @@ pub struct ChartError {
     pub word: String,
     /// What it could have been.
     pub candidates: Vec<String>,
+    /// Advice when no single word is at fault.
+    pub help: Option<String>,
 }
 
 fn fail(field: &'static str, message: String, word: &str, candidates: Vec<String>) -> ChartError {
@@ -77,6 +126,14 @@ fn fail(field: &'static str, message: String, word: &str, candidates: Vec<String
         message,
         word: word.to_string(),
         candidates,
+        help: None,
+    }
+}
+
+impl ChartError {
+    fn with_help(mut self, help: &str) -> ChartError {
+        self.help = Some(help.to_string());
+        self
     }
 }
 
@@ -85,10 +142,38 @@ impl ChartSpec {
     pub fn check(
         &self,
         action: Action,
-        paths: &[String],
+        axes: &[Axis],
+        variants: usize,
         title: &str,
     ) -> Result<Chart, ChartError> {
+        let paths: Vec<String> = axes.iter().map(|a| a.path.clone()).collect();
+        let paths = paths.as_slice();
         let kind = self.kind.unwrap_or_default();
+        let mut at = Vec::new();
+        for (path, value) in self.at.iter().flatten() {
+            let Some(axis) = axes.iter().find(|a| a.path == *path) else {
+                return Err(fail(
+                    "at",
+                    format!("`at` names `{path}`, which is not a sweep path"),
+                    path,
+                    paths.to_vec(),
+                ));
+            };
+            let wanted = SweepValue::from_toml(value);
+            let Some(v) = axis.values.iter().find(|v| Some(*v) == wanted.as_ref()) else {
+                let listed: Vec<String> = axis.values.iter().map(|v| v.to_string()).collect();
+                return Err(fail(
+                    "at",
+                    format!(
+                        "`at` sets {path} = {value}, which the sweep never takes (it takes: {})",
+                        listed.join(", ")
+                    ),
+                    "",
+                    Vec::new(),
+                ));
+            };
+            at.push((path.clone(), v.clone()));
+        }
         let mut x_choices: Vec<String> = paths.to_vec();
         x_choices.push("level_gap".to_string());
         let mut series_choices = vec!["variant".to_string()];
@@ -210,7 +295,18 @@ impl ChartSpec {
                 (String::new(), None, metric)
             }
         };
-        Ok(Chart {
+        if at
+            .iter()
+            .any(|(p, _)| *p == x || Some(p) == y_path.as_ref() || *p == series)
+        {
+            return Err(fail(
+                "at",
+                "`at` cannot fix a path the chart draws (x, y or series)".to_string(),
+                "",
+                Vec::new(),
+            ));
+        }
+        let chart = Chart {
             file: self.file.clone().unwrap_or_else(|| metric.clone()),
             kind,
             x,
@@ -218,14 +314,32 @@ impl ChartSpec {
             metric,
             series,
             title: self.title.clone().unwrap_or_else(|| title.to_string()),
-        })
+            at,
+        };
+        let limit = MAX_SERIES
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(12, |(_, n)| *n);
+        let count = chart.series_count(axes, variants);
+        if count > limit {
+            return Err(fail(
+                "series",
+                format!("this chart would draw {count} series (at most {limit} stay readable)"),
+                "",
+                Vec::new(),
+            )
+            .with_help(
+                "fix the other sweep paths with `at = { \"path\" = value }`, or choose `series`",
+            ));
+        }
+        Ok(chart)
     }
 }
 
 /// The chart drawn when a scenario asks for none: the headline metric over the first sweep axis.
-pub fn default_chart(action: Action, paths: &[String], title: &str) -> Option<Chart> {
+pub fn default_chart(action: Action, axes: &[Axis], variants: usize, title: &str) -> Option<Chart> {
     ChartSpec::default()
-        .check(action, paths, title)
+        .check(action, axes, variants, title)
         .ok()
         .filter(|c| !c.x.is_empty())
 }
@@ -234,14 +348,19 @@ pub fn default_chart(action: Action, paths: &[String], title: &str) -> Option<Ch
 mod tests {
     use super::*;
 
-    fn paths(p: &[&str]) -> Vec<String> {
-        p.iter().map(|s| s.to_string()).collect()
+    fn paths(p: &[&str]) -> Vec<Axis> {
+        p.iter()
+            .map(|s| Axis {
+                path: s.to_string(),
+                values: vec![SweepValue::Int(1), SweepValue::Int(2)],
+            })
+            .collect()
     }
 
     #[test]
     fn a_line_chart_defaults_to_the_headline_over_the_first_axis() {
         let c = ChartSpec::default()
-            .check(Action::Mug, &paths(&["attacker.level"]), "T")
+            .check(Action::Mug, &paths(&["attacker.level"]), 1, "T")
             .unwrap();
         assert_eq!(
             (c.kind, c.x.as_str(), c.metric.as_str(), c.series.as_str()),
@@ -257,7 +376,7 @@ mod tests {
             ..ChartSpec::default()
         };
         let e = spec
-            .check(Action::Mug, &paths(&["attacker.level"]), "T")
+            .check(Action::Mug, &paths(&["attacker.level"]), 1, "T")
             .unwrap_err();
         assert_eq!((e.field, e.word.as_str()), ("y", "p_knokout"));
         let spec = ChartSpec {
@@ -265,7 +384,7 @@ mod tests {
             ..ChartSpec::default()
         };
         assert_eq!(
-            spec.check(Action::Mug, &paths(&["attacker.level"]), "T")
+            spec.check(Action::Mug, &paths(&["attacker.level"]), 1, "T")
                 .unwrap_err()
                 .field,
             "x"
@@ -279,7 +398,7 @@ mod tests {
             ..ChartSpec::default()
         };
         assert_eq!(
-            spec.check(Action::Mug, &paths(&["attacker.level"]), "T")
+            spec.check(Action::Mug, &paths(&["attacker.level"]), 1, "T")
                 .unwrap_err()
                 .field,
             "kind"
@@ -288,6 +407,7 @@ mod tests {
             .check(
                 Action::Mug,
                 &paths(&["attacker.level", "victim.monster"]),
+                1,
                 "T",
             )
             .unwrap();
@@ -300,20 +420,58 @@ mod tests {
             kind: Some(ChartKind::Histogram),
             ..ChartSpec::default()
         };
-        let c = spec.check(Action::Sap, &[], "T").unwrap();
+        let c = spec.check(Action::Sap, &[], 1, "T").unwrap();
         assert_eq!(c.metric, "damage");
         let bad = ChartSpec {
             kind: Some(ChartKind::Histogram),
             y: Some("p_hit".into()),
             ..ChartSpec::default()
         };
-        assert!(bad.check(Action::Sap, &[], "T").is_err());
-        assert!(spec.check(Action::GrabPerson, &[], "T").is_err());
+        assert!(bad.check(Action::Sap, &[], 1, "T").is_err());
+        assert!(spec.check(Action::GrabPerson, &[], 1, "T").is_err());
+    }
+
+    #[test]
+    fn too_many_series_ask_for_at() {
+        let axes = vec![
+            Axis {
+                path: "attacker.level".into(),
+                values: (1..=20).map(SweepValue::Int).collect(),
+            },
+            Axis {
+                path: "victim.ac".into(),
+                values: (0..=10).map(SweepValue::Int).collect(),
+            },
+        ];
+        let spec = ChartSpec::default();
+        let e = spec.check(Action::Mug, &axes, 2, "T").unwrap_err();
+        assert_eq!(e.field, "series");
+        assert!(e.help.is_some());
+        let mut at = toml::Table::new();
+        at.insert("victim.ac".into(), toml::Value::Integer(5));
+        let fixed = ChartSpec {
+            at: Some(at),
+            ..ChartSpec::default()
+        };
+        let c = fixed.check(Action::Mug, &axes, 2, "T").unwrap();
+        assert_eq!(c.series_count(&axes, 2), 2);
+        let mut bad = toml::Table::new();
+        bad.insert("victim.ac".into(), toml::Value::Integer(50));
+        assert_eq!(
+            ChartSpec {
+                at: Some(bad),
+                ..ChartSpec::default()
+            }
+            .check(Action::Mug, &axes, 2, "T")
+            .unwrap_err()
+            .field,
+            "at"
+        );
     }
 
     #[test]
     fn without_a_sweep_there_is_no_default_line_chart() {
-        assert!(default_chart(Action::Mug, &[], "T").is_none());
-        assert!(default_chart(Action::Mug, &paths(&["attacker.level"]), "T").is_some());
+        assert!(default_chart(Action::Mug, &[], 1, "T").is_none());
+        assert!(default_chart(Action::Mug, &paths(&["attacker.level"]), 1, "T").is_some());
     }
 }

@@ -264,8 +264,7 @@ impl Builder<'_> {
             ));
         }
         let title = raw.title.clone().unwrap_or_else(|| stem.to_string());
-        let paths: Vec<String> = axes.iter().map(|a| a.path.clone()).collect();
-        let charts = self.charts(action, &paths, &title)?;
+        let charts = self.charts(action, &axes, variants.len(), &title)?;
         let points = self.points(action, &variants, &axes)?;
         if let Some(first) = points.first()
             && points.iter().all(|p| p.prepared.is_err())
@@ -493,13 +492,17 @@ impl Builder<'_> {
     fn charts(
         &self,
         action: Action,
-        paths: &[String],
+        axes: &[Axis],
+        variants: usize,
         title: &str,
     ) -> Result<Vec<Chart>, ScenarioError> {
         let mut charts = Vec::new();
         for (i, spec) in self.raw.chart.iter().enumerate() {
-            let chart = spec.check(action, paths, title).map_err(|e| {
-                let help = did_you_mean(&e.word, e.candidates.iter().map(String::as_str));
+            let chart = spec.check(action, axes, variants, title).map_err(|e| {
+                let help = e
+                    .help
+                    .clone()
+                    .or_else(|| did_you_mean(&e.word, e.candidates.iter().map(String::as_str)));
                 self.error(
                     &[Seg::Key("chart"), Seg::Index(i), Seg::Key(e.field)],
                     e.message,
@@ -526,7 +529,7 @@ impl Builder<'_> {
             charts.push(chart);
         }
         if charts.is_empty() {
-            charts.extend(chart::default_chart(action, paths, title));
+            charts.extend(chart::default_chart(action, axes, variants, title));
         }
         Ok(charts)
     }

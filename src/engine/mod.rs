@@ -99,7 +99,7 @@ mod tests {
     use crate::dice::Roller;
     use crate::rules::RuleOptions;
     use crate::rules::action::Action;
-    use crate::rules::grab::Hands;
+    use crate::rules::action::ActionOptions;
     use crate::rules::matchup;
 
     #[test]
@@ -128,7 +128,13 @@ mod tests {
             "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"",
             "monster = \"ogre\"\naware = false",
         );
-        Prepared::new(Action::Mug, &m, &RuleOptions::default(), Hands::Two).unwrap()
+        Prepared::new(
+            Action::Mug,
+            &m,
+            &RuleOptions::default(),
+            &ActionOptions::default(),
+        )
+        .unwrap()
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
+use crate::rules::fight::FightPlan;
 use crate::rules::grab::{GrabHold, GrabObject, Hands};
 use crate::rules::mugging::Mugging;
 use crate::rules::sap::Sap;
@@ -127,6 +128,46 @@ pub struct ActionOptionsSpec {
 impl ActionOptionsSpec {
     /// Every key, for suggestions.
     pub const FIELDS: [&'static str; 4] = ["hands", "style", "max_rounds", "victim_intent"];
+
+    /// The options with their defaults filled in (hands 2, punch, 100 rounds, lethal). Ranges are checked
+    /// by the scenario layer where each value is written.
+    pub fn resolve(&self) -> ActionOptions {
+        let defaults = ActionOptions::default();
+        ActionOptions {
+            hands: if self.hands == Some(1) {
+                Hands::One
+            } else {
+                Hands::Two
+            },
+            style: self.style.unwrap_or(defaults.style),
+            max_rounds: self.max_rounds.unwrap_or(defaults.max_rounds),
+            victim_intent: self.victim_intent.unwrap_or(defaults.victim_intent),
+        }
+    }
+}
+
+/// `[action_options]` checked and with their defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionOptions {
+    /// Hands on the victim (grabs of persons and monsters).
+    pub hands: Hands,
+    /// The brawler's style.
+    pub style: Style,
+    /// Rounds before a fight is a timeout.
+    pub max_rounds: u32,
+    /// How the victim of a fight answers.
+    pub victim_intent: Intent,
+}
+
+impl Default for ActionOptions {
+    fn default() -> Self {
+        ActionOptions {
+            hands: Hands::Two,
+            style: Style::Punch,
+            max_rounds: 100,
+            victim_intent: Intent::Lethal,
+        }
+    }
 }
 
 /// An action with its matchup folded into numbers, ready to run per trial.
@@ -144,6 +185,8 @@ pub enum Prepared {
     GrabPerson(GrabHold),
     /// Grabbing a monster.
     GrabMonster(GrabHold),
+    /// A fight, brawl or subdue (boxed: it holds both sides' plans, far larger than the single actions).
+    Fight(Box<FightPlan>),
 }
 
 /// Quantities fixed by the matchup, reported as metrics with no interval.
@@ -158,13 +201,14 @@ pub struct Fixed {
 }
 
 impl Prepared {
-    /// Prepares `action` for one matchup, or says why the rules forbid it. Fights are prepared elsewhere.
+    /// Prepares `action` for one matchup, or says why the rules forbid it.
     pub fn new(
         action: Action,
         m: &Matchup,
         options: &RuleOptions,
-        hands: Hands,
+        action_options: &ActionOptions,
     ) -> Result<Prepared, Ineligible> {
+        let hands = action_options.hands;
         Ok(match action {
             Action::Mug => Prepared::Mug(Mugging::prepare(m, options)?),
             Action::Sap => Prepared::Sap(Sap::prepare(m, options)?),
@@ -172,9 +216,20 @@ impl Prepared {
             Action::GrabObject => Prepared::GrabObject(GrabObject::prepare(m, options)?),
             Action::GrabPerson => Prepared::GrabPerson(GrabHold::person(m, options, hands)?),
             Action::GrabMonster => Prepared::GrabMonster(GrabHold::monster(m, options, hands)?),
-            Action::Brawl | Action::Subdue => {
-                return Err(Ineligible::NotASingleAction(action.name()));
-            }
+            Action::Brawl => Prepared::Fight(Box::new(FightPlan::prepare(
+                m,
+                options,
+                Some(action_options.style),
+                action_options.victim_intent,
+                action_options.max_rounds,
+            )?)),
+            Action::Subdue => Prepared::Fight(Box::new(FightPlan::prepare(
+                m,
+                options,
+                None,
+                action_options.victim_intent,
+                action_options.max_rounds,
+            )?)),
         })
     }
 

@@ -7,8 +7,10 @@
 
 pub mod action;
 pub mod attack;
+pub mod brawl;
 pub mod catalog;
 pub mod combatant;
+pub mod fight;
 pub mod grab;
 pub mod mugging;
 pub mod options;
@@ -50,6 +52,18 @@ pub struct Damage {
     pub real: u32,
     /// The part that heals (RULES.md §6).
     pub temporary: u32,
+}
+
+impl Damage {
+    /// 25% real (rounded by `rounding`), the rest temporary: punching, wrestling and saps (RULES.md §4, §6).
+    pub fn quarter_real(total: u32, rounding: options::Rounding) -> Damage {
+        let real = rounding.divide(total as i32, 4) as u32;
+        Damage {
+            total,
+            real,
+            temporary: total - real,
+        }
+    }
 }
 
 /// Why the rules forbid an action at a point. Not an error: the point appears in the outputs with this
@@ -100,15 +114,12 @@ pub enum Ineligible {
         /// Hands the attacker has free.
         free: u32,
     },
-    /// A contest needs an awake opponent.
-    #[error("a grab needs an awake victim (the victim is {0})")]
+    /// A contest, and a fight, need an awake opponent.
+    #[error("this action needs an awake victim (the victim is {0})")]
     VictimHelpless(StateName),
     /// Grabbing an object needs something held.
     #[error("the victim holds no weapon to grab")]
     NothingToGrab,
-    /// Fights are prepared round by round, not as one action.
-    #[error("{0} is a fight, not a single action")]
-    NotASingleAction(&'static str),
 }
 
 /// A state's name for messages.

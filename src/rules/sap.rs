@@ -68,14 +68,9 @@ pub fn eligibility(m: &Matchup) -> Result<(), Ineligible> {
     Ok(())
 }
 
-/// The sap's damage split: 25% real (rounded by `rounding`), the rest temporary.
+/// The sap's damage split: 25% real, the rest temporary, as for punching ([`Damage::quarter_real`]).
 pub fn sap_damage(total: u32, rounding: Rounding) -> Damage {
-    let real = rounding.divide(total as i32, 4) as u32;
-    Damage {
-        total,
-        real,
-        temporary: total - real,
-    }
+    Damage::quarter_real(total, rounding)
 }
 
 impl Sap {

@@ -15,9 +15,8 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use toml::{Table, Value};
 
-use crate::rules::action::{Action, ActionOptionsSpec, Prepared, Style};
+use crate::rules::action::{Action, ActionOptionsSpec, Prepared};
 use crate::rules::combatant::SpecError;
-use crate::rules::grab::Hands;
 use crate::rules::options::RuleOptions;
 use crate::rules::{Combatant, CombatantSpec, Ineligible, Matchup};
 use chart::{Chart, ChartSpec};
@@ -180,10 +179,10 @@ impl Scenario {
         let raw: RawScenario = toml::from_str(text).map_err(|e| {
             let mut err = source.from_toml(&e);
             if err.message.contains("missing field `action`") {
-                err.help = Some(
-                    "add a line such as `action = \"mug\"` (mug, sap, strike, grab_object, grab_person or grab_monster)"
-                        .to_string(),
-                );
+                err.help = Some(format!(
+                    "add a line such as `action = \"mug\"` (one of: {})",
+                    Action::ALL.map(|a| a.name()).join(", ")
+                ));
             }
             err
         })?;
@@ -227,16 +226,6 @@ impl Builder<'_> {
     fn build(self, stem: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
         let raw = &self.raw;
         let action = raw.action;
-        if action.is_fight() {
-            return Err(self.error(
-                &[Seg::Key("action")],
-                format!("action `{action}` (a fight) is not available in this version of subdual"),
-                Some(
-                    "single actions are: mug, sap, strike, grab_object, grab_person, grab_monster"
-                        .to_string(),
-                ),
-            ));
-        }
         let trials = raw.trials.unwrap_or(DEFAULT_TRIALS);
         if trials == 0 {
             return Err(self.error(&[Seg::Key("trials")], "trials must be at least 1", None));
@@ -659,30 +648,13 @@ impl Builder<'_> {
             let path = self.origin(variant_index, axes, picks, "rules", e.switch);
             self.error(&path, e.to_string(), None)
         })?;
+        // Ranges and the options each action reads were checked where they are written (file and sweeps).
         let action_options: ActionOptionsSpec =
             typed("action_options")?
                 .try_into()
                 .map_err(|e: toml::de::Error| {
                     self.sweep_type_error("action_options", axes, picks, &e)
                 })?;
-        if let Some(style) = action_options.style
-            && style == Style::MartialArts
-        {
-            let path = self.origin(variant_index, axes, picks, "action_options", "style");
-            return Err(self.error(&path, "style \"martial_arts\" is not supported yet", None));
-        }
-        let hands = match action_options.hands {
-            None | Some(2) => Hands::Two,
-            Some(1) => Hands::One,
-            Some(n) => {
-                let path = self.origin(variant_index, axes, picks, "action_options", "hands");
-                return Err(self.error(
-                    &path,
-                    format!("hands = {n} is out of range: expected 1 or 2"),
-                    None,
-                ));
-            }
-        };
         let victim = resolved
             .pop()
             .unwrap_or_else(|| unreachable!("two combatants were resolved"));
@@ -694,7 +666,7 @@ impl Builder<'_> {
             variant,
             values,
             level_gap: matchup.level_gap(),
-            prepared: Prepared::new(action, &matchup, &options, hands),
+            prepared: Prepared::new(action, &matchup, &options, &action_options.resolve()),
         })
     }
 

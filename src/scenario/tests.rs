@@ -166,11 +166,21 @@ fn action_options_must_be_used_by_the_action() {
 }
 
 #[test]
-fn fights_are_not_available_yet() {
-    let e = error(
-        "action = \"brawl\"\n[attacker]\nclass = \"fighter\"\n[victim]\nclass = \"fighter\"\n",
-    );
-    assert!(e.message.contains("not available"), "{e}");
+fn fights_read_their_action_options() {
+    let text = "action = \"brawl\"\n[attacker]\nclass = \"fighter\"\n[victim]\nclass = \"fighter\"\nweapon = \"long sword\"\n[action_options]\nstyle = \"wrestle\"\nmax_rounds = 20\n";
+    let s = parse(text).unwrap();
+    let Ok(Prepared::Fight(f)) = &s.points[0].prepared else {
+        panic!()
+    };
+    assert_eq!(f.max_rounds(), 20);
+    let e = error(&text.replace("style = \"wrestle\"", "style = \"martial_arts\""));
+    assert!(e.message.contains("martial_arts"), "{e}");
+    let e = error(&text.replace("style = \"wrestle\"", "hands = 1"));
+    assert!(e.message.contains("not used by action `brawl`"), "{e}");
+    let e = error(&text.replace("max_rounds = 20", "max_rounds = 0"));
+    assert!(e.message.contains("max_rounds"), "{e}");
+    let subdue = "action = \"subdue\"\n[attacker]\nclass = \"fighter\"\nweapon = \"mace\"\n[victim]\nmonster = \"ogre\"\n";
+    assert!(error(subdue).message.contains("cannot be held back"));
     let e = error("action = \"mugg\"\n");
     assert_eq!(e.help.as_deref(), Some("did you mean `mug`?"));
 }

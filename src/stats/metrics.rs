@@ -4,6 +4,7 @@
 
 use crate::dice::Roller;
 use crate::rules::action::{Action, Fixed, Prepared};
+use crate::rules::fight::Ending;
 use crate::rules::sap::sap_damage;
 use crate::rules::strike::split_total;
 use crate::stats::interval::{self, Estimate};
@@ -13,6 +14,13 @@ use crate::stats::tally::{Histogram, Tally};
 const HIT: usize = 0;
 const SUCCESS: usize = 1; // knockout, control, hold
 const EXTRA: usize = 2; // wake, hold kept
+// Counter slots of fights.
+const ATTACKER_WINS: usize = 0;
+const VICTIM_WINS: usize = 1;
+const BOTH_DOWN: usize = 2;
+const TIMEOUT: usize = 3;
+const VICTIM_KILLED: usize = 4;
+const ATTACKER_KILLED: usize = 5;
 // Histogram slots.
 const FIRST: usize = 0;
 const SECOND: usize = 1;
@@ -81,7 +89,15 @@ fn summary_table(action: Action) -> &'static [(&'static str, Source)] {
             ("monster_strength", MonsterStrength),
             ("grabber_strength", GrabberStrength),
         ],
-        Action::Brawl | Action::Subdue => &[],
+        Action::Brawl | Action::Subdue => &[
+            ("p_attacker_wins", Count(ATTACKER_WINS)),
+            ("p_victim_wins", Count(VICTIM_WINS)),
+            ("p_both_down", Count(BOTH_DOWN)),
+            ("p_timeout", Count(TIMEOUT)),
+            ("p_victim_killed", Count(VICTIM_KILLED)),
+            ("p_attacker_killed", Count(ATTACKER_KILLED)),
+            ("rounds", Mean(FIRST)),
+        ],
     }
 }
 
@@ -92,7 +108,8 @@ fn distribution_table(action: Action) -> &'static [(&'static str, usize)] {
         Action::Sap => &[("damage", FIRST), ("ko_rounds", SECOND)],
         Action::Strike => &[("damage", FIRST)],
         Action::GrabObject => &[("contest_rolls", FIRST)],
-        _ => &[],
+        Action::Brawl | Action::Subdue => &[("rounds", FIRST)],
+        Action::GrabPerson | Action::GrabMonster => &[],
     }
 }
 
@@ -128,6 +145,7 @@ pub fn empty_tally(p: &Prepared) -> Tally {
         Prepared::Strike(s) => {
             t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus))
         }
+        Prepared::Fight(f) => t.hists[FIRST] = Histogram::with_range(1, i64::from(f.max_rounds())),
         Prepared::GrabObject(_) | Prepared::GrabPerson(_) | Prepared::GrabMonster(_) => {
             t.hists[FIRST] = Histogram::with_range(1, 8)
         }
@@ -183,6 +201,21 @@ pub fn run_trials<R: Roller + ?Sized>(p: &Prepared, rng: &mut R, n: u64, tally: 
                     c[SUCCESS] += u64::from(o.control);
                     first.add(i64::from(o.contest_rolls));
                 }
+            }
+        }
+        Prepared::Fight(f) => {
+            for _ in 0..n {
+                let o = f.resolve(rng);
+                let slot = match o.ending {
+                    Ending::AttackerWins => ATTACKER_WINS,
+                    Ending::VictimWins => VICTIM_WINS,
+                    Ending::BothDown => BOTH_DOWN,
+                    Ending::Timeout => TIMEOUT,
+                };
+                c[slot] += 1;
+                c[ATTACKER_KILLED] += u64::from(o.killed[0]);
+                c[VICTIM_KILLED] += u64::from(o.killed[1]);
+                first.add(i64::from(o.rounds));
             }
         }
         Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
@@ -259,7 +292,7 @@ pub fn distributions(
 mod tests {
     use super::*;
     use crate::rules::RuleOptions;
-    use crate::rules::grab::Hands;
+    use crate::rules::action::ActionOptions;
     use crate::rules::matchup;
 
     #[test]
@@ -318,7 +351,13 @@ mod tests {
             "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"",
             "monster = \"ogre\"\naware = false",
         );
-        let p = Prepared::new(Action::Mug, &m, &RuleOptions::default(), Hands::Two).unwrap();
+        let p = Prepared::new(
+            Action::Mug,
+            &m,
+            &RuleOptions::default(),
+            &ActionOptions::default(),
+        )
+        .unwrap();
         // Miss; hit and save; hit, fail, 2d8 = 3 + 4.
         let mut dice = crate::dice::Scripted::new([6, 7, 17, 7, 16, 3, 4]);
         let mut t = empty_tally(&p);
@@ -338,7 +377,13 @@ mod tests {
             "class = \"fighter\"\nweapon = \"long sword\"",
             "monster = \"orc\"",
         );
-        let p = Prepared::new(Action::Strike, &m, &RuleOptions::default(), Hands::Two).unwrap();
+        let p = Prepared::new(
+            Action::Strike,
+            &m,
+            &RuleOptions::default(),
+            &ActionOptions::default(),
+        )
+        .unwrap();
         let mut t = empty_tally(&p);
         t.trials = 2;
         t.counts[HIT] = 2;

@@ -1,0 +1,161 @@
+//! Punching, wrestling and overbearing (PHB ch. 9, RULES.md §6): one unarmed attack at a time. The round
+//! loop of `fight` decides who attacks when; this module decides what one attack does.
+
+use crate::dice::Roller;
+use crate::rules::Damage;
+use crate::rules::attack::AttackRoll;
+use crate::rules::options::Rounding;
+use crate::rules::tables::{Size, brawl_row};
+
+/// What one unarmed attack did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Blow {
+    /// The attack roll hit.
+    pub hit: bool,
+    /// Damage done (25% real, 75% temporary for punches and wrestling).
+    pub damage: Damage,
+    /// A punch's knockout: stunned for this many rounds.
+    pub stun: Option<u32>,
+    /// A wrestling hit on a hold row.
+    pub hold: bool,
+}
+
+/// A punch: the row of the modified roll gives the damage (plus Strength, never below 0) and the knockout
+/// chance; a knockout (d100 ≤ %KO) stuns for 1d10 rounds.
+#[inline]
+pub fn punch<R: Roller + ?Sized>(
+    attack: &AttackRoll,
+    damage_adjustment: i32,
+    rounding: Rounding,
+    rng: &mut R,
+) -> Blow {
+    let swing = attack.roll(rng);
+    if !swing.hit {
+        return Blow::default();
+    }
+    let row = brawl_row(swing.modified);
+    let total = (row.punch_damage + damage_adjustment).max(0) as u32;
+    let stun = (rng.die(100) <= row.ko_percent).then(|| rng.die(10));
+    Blow {
+        hit: true,
+        damage: Damage::quarter_real(total, rounding),
+        stun,
+        hold: false,
+    }
+}
+
+/// Damage of a wrestling move, or of a hold kept for its `k`-th round: k + Strength's damage adjustment
+/// (1 for a new move), never below 0, 25% real.
+pub fn wrestling_damage(k: u32, damage_adjustment: i32, rounding: Rounding) -> Damage {
+    Damage::quarter_real((k as i32 + damage_adjustment).max(0) as u32, rounding)
+}
+
+/// A wrestling attack: on a hit the modified roll's row says whether it is a hold; every move does
+/// 1 + Strength's damage adjustment.
+#[inline]
+pub fn wrestle<R: Roller + ?Sized>(
+    attack: &AttackRoll,
+    damage_adjustment: i32,
+    rounding: Rounding,
+    rng: &mut R,
+) -> Blow {
+    let swing = attack.roll(rng);
+    if !swing.hit {
+        return Blow::default();
+    }
+    Blow {
+        hit: true,
+        damage: wrestling_damage(1, damage_adjustment, rounding),
+        stun: None,
+        hold: brawl_row(swing.modified).hold,
+    }
+}
+
+/// The overbearing modifier: ±4 per size category (attacker larger: +), −2 per defender leg beyond two.
+pub fn overbear_modifier(attacker: Size, defender: Size, defender_legs: u32) -> i32 {
+    let steps = attacker as i32 - defender as i32;
+    4 * steps - 2 * defender_legs.saturating_sub(2) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+    use crate::rules::RuleOptions;
+
+    fn attack(modifier: i32) -> AttackRoll {
+        // THAC0 20 against AC 10: a modified 10 hits.
+        AttackRoll::new(20, 10, modifier, &RuleOptions::default())
+    }
+
+    #[test]
+    fn a_punch_reads_its_row_from_the_modified_roll() {
+        // 13 + 2 = 15: jab, 2 points, 6% knockout. d100 = 7: no knockout.
+        let mut dice = Scripted::new([13, 7]);
+        let b = punch(&attack(2), 1, Rounding::HalfDown, &mut dice);
+        assert_eq!(b.damage.total, 3);
+        assert_eq!((b.damage.real, b.damage.temporary), (1, 2));
+        assert_eq!(b.stun, None);
+        // d100 = 6: knockout, stunned 1d10 = 4 rounds.
+        let mut dice = Scripted::new([13, 6, 4]);
+        assert_eq!(
+            punch(&attack(2), 1, Rounding::HalfDown, &mut dice).stun,
+            Some(4)
+        );
+    }
+
+    #[test]
+    fn a_wild_swing_with_a_strength_penalty_does_no_damage_not_negative() {
+        // 19: wild swing, 0 points; Strength −1 would make it −1: it stays 0.
+        let mut dice = Scripted::new([19, 50]);
+        let b = punch(&attack(0), -1, Rounding::HalfDown, &mut dice);
+        assert!(b.hit);
+        assert_eq!(b.damage, Damage::default());
+    }
+
+    #[test]
+    fn a_missed_punch_rolls_only_the_d20() {
+        let mut dice = Scripted::new([9]);
+        assert_eq!(
+            punch(&attack(0), 0, Rounding::HalfDown, &mut dice),
+            Blow::default()
+        );
+        assert_eq!(dice.requests(), &[20]);
+    }
+
+    #[test]
+    fn wrestling_holds_come_from_the_hold_rows() {
+        for (natural, hold) in [
+            (15, true),
+            (14, false),
+            (13, false),
+            (20, true),
+            (10, false),
+        ] {
+            let mut dice = Scripted::new([natural]);
+            let b = wrestle(&attack(0), 0, Rounding::HalfDown, &mut dice);
+            assert_eq!(b.hold, hold, "roll {natural}");
+            assert_eq!(b.damage.total, 1);
+        }
+    }
+
+    #[test]
+    fn kept_holds_do_one_more_point_each_round() {
+        let totals: Vec<u32> = (1..=4)
+            .map(|k| wrestling_damage(k, 0, Rounding::HalfDown).total)
+            .collect();
+        assert_eq!(totals, [1, 2, 3, 4]);
+        assert_eq!(wrestling_damage(3, 2, Rounding::HalfDown).total, 5);
+        assert_eq!(wrestling_damage(1, -3, Rounding::HalfDown).total, 0);
+    }
+
+    #[test]
+    fn overbearing_counts_sizes_and_legs() {
+        assert_eq!(overbear_modifier(Size::M, Size::M, 2), 0);
+        assert_eq!(overbear_modifier(Size::L, Size::M, 2), 4);
+        assert_eq!(overbear_modifier(Size::H, Size::M, 2), 8);
+        // The PHB's lone orc against a horse: −4 for size, −4 for two extra legs.
+        assert_eq!(overbear_modifier(Size::M, Size::L, 4), -8);
+        assert_eq!(overbear_modifier(Size::M, Size::M, 0), 0);
+    }
+}

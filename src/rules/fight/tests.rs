@@ -1,0 +1,458 @@
+use super::*;
+use crate::dice::Scripted;
+use crate::rules::matchup;
+
+fn plan(
+    attacker: &str,
+    victim: &str,
+    style: Option<Style>,
+    intent: Intent,
+    max_rounds: u32,
+) -> FightPlan {
+    FightPlan::prepare(
+        &matchup(attacker, victim),
+        &RuleOptions::default(),
+        style,
+        intent,
+        max_rounds,
+    )
+    .unwrap()
+}
+
+/// Fights with fixed hit points (no dice for them) and returns the outcome and both fighters at the end.
+fn fight(p: &FightPlan, dice: &mut Scripted) -> (FightOutcome, [Fighter; 2]) {
+    let mut f = p.start(dice);
+    let out = p.fight(&mut f, dice);
+    (out, f)
+}
+
+const BRAWLER: &str = "class = \"fighter\"\nlevel = 1\nhp = 3";
+const GUARD: &str = "class = \"fighter\"\nlevel = 3\nhp = 30\nweapon = \"long sword\"";
+
+#[test]
+fn the_armed_defender_strikes_first_at_plus_4_and_the_brawler_dies_before_he_swings() {
+    let p = plan(BRAWLER, GUARD, Some(Style::Punch), Intent::Lethal, 10);
+    // Initiative 1 against 9 would favour the brawler; the guard strikes first anyway. THAC0 18 against
+    // AC 10 with +4 needs 4: a 4 hits; 1d8 = 1, +4 damage = 5 ≥ 3 hit points.
+    let mut dice = Scripted::new([1, 9, 4, 1]);
+    let (out, f) = fight(&p, &mut dice);
+    assert_eq!(
+        out,
+        FightOutcome {
+            ending: Ending::VictimWins,
+            rounds: 1,
+            killed: [true, false]
+        }
+    );
+    assert_eq!(f[ATTACKER].real, 5);
+    assert_eq!(
+        dice.requests(),
+        &[10, 10, 20, 8],
+        "the brawler never rolled"
+    );
+    // Without the +4 the same 4 misses.
+    let o = RuleOptions {
+        armed_defender_bonus: 0,
+        ..RuleOptions::default()
+    };
+    let plain = FightPlan::prepare(
+        &matchup(BRAWLER, GUARD),
+        &o,
+        Some(Style::Punch),
+        Intent::Lethal,
+        1,
+    )
+    .unwrap();
+    let mut dice = Scripted::new([1, 9, 4, 1]);
+    let (out, _) = fight(&plain, &mut dice);
+    assert_eq!(out.ending, Ending::Timeout);
+}
+
+#[test]
+fn an_extra_attack_leaves_the_normal_one_to_initiative() {
+    let o = RuleOptions {
+        armed_defender_extra_attack: true,
+        ..RuleOptions::default()
+    };
+    let brawler = "class = \"fighter\"\nlevel = 1\nhp = 30";
+    let p = FightPlan::prepare(
+        &matchup(brawler, GUARD),
+        &o,
+        Some(Style::Punch),
+        Intent::Lethal,
+        1,
+    )
+    .unwrap();
+    // Extra attack misses (d20 1); brawler first on initiative misses (d20 2); guard's normal attack misses (1).
+    let mut dice = Scripted::new([1, 9, 1, 2, 1]);
+    let (out, _) = fight(&p, &mut dice);
+    assert_eq!(out.ending, Ending::Timeout);
+    assert_eq!(dice.requests(), &[10, 10, 20, 20, 20]);
+}
+
+#[test]
+fn a_hold_kept_three_rounds_does_1_then_2_then_3() {
+    let wrestler = "class = \"fighter\"\nlevel = 1\nhp = 50";
+    let dagger_guard = "class = \"fighter\"\nlevel = 1\nhp = 50\nweapon = \"dagger\"";
+    let p = plan(
+        wrestler,
+        dagger_guard,
+        Some(Style::Wrestle),
+        Intent::Lethal,
+        3,
+    );
+    let mut dice = Scripted::new([
+        1, 2, 1,
+        15, // round 1: the guard misses (a natural 1); the wrestler rolls 15: arm lock, a hold
+        1, 2, 15,
+        5, // round 2: the held guard's contest, 10 rolling 15 against 10 rolling 5: he stays held
+        1, 2, 15, 5, // round 3: the same
+    ]);
+    let (out, f) = fight(&p, &mut dice);
+    assert_eq!(out.ending, Ending::Timeout);
+    assert_eq!(f[VICTIM].real + f[VICTIM].temporary, 1 + 2 + 3);
+    assert_eq!(f[ATTACKER].holding, 3);
+    assert_eq!(dice.remaining(), 0);
+}
+
+#[test]
+fn breaking_free_ends_the_hold_and_the_holder_attacks_normally() {
+    let wrestler = "class = \"fighter\"\nlevel = 1\nhp = 50";
+    let dagger_guard = "class = \"fighter\"\nlevel = 1\nhp = 50\nweapon = \"dagger\"";
+    let p = plan(
+        wrestler,
+        dagger_guard,
+        Some(Style::Wrestle),
+        Intent::Lethal,
+        2,
+    );
+    // Round 2: the guard rolls 5 against the wrestler's 15 and breaks free; the wrestler then rolls a new
+    // wrestling attack (15: arm lock, a new hold).
+    let mut dice = Scripted::new([1, 2, 1, 15, 1, 2, 5, 15, 15]);
+    let (_, f) = fight(&p, &mut dice);
+    assert_eq!(
+        (f[ATTACKER].holding, f[ATTACKER].hold_began, f[VICTIM].held),
+        (1, 2, true)
+    );
+    assert_eq!(f[VICTIM].real + f[VICTIM].temporary, 2);
+}
+
+#[test]
+fn after_the_first_round_of_a_bout_only_size_s_weapons_serve() {
+    let wrestler = "class = \"fighter\"\nlevel = 1\nhp = 50";
+    let backed = "class = \"fighter\"\nlevel = 3\nhp = 50\nweapon = \"long sword\"\nbackup_weapon = \"dagger\"";
+    let p = plan(wrestler, backed, Some(Style::Wrestle), Intent::Lethal, 2);
+    // Round 1: long sword (d8) at +4; round 2: the dagger (d4), still armed, still first.
+    let mut dice = Scripted::new([5, 5, 10, 3, 2, 5, 5, 10, 3, 2]);
+    fight(&p, &mut dice);
+    assert_eq!(dice.requests(), &[10, 10, 20, 8, 20, 10, 10, 20, 4, 20]);
+    // Without a backup he is reduced to his fists: he punches, and initiative decides again.
+    let p = plan(
+        wrestler,
+        GUARD.replace("hp = 30", "hp = 50").as_str(),
+        Some(Style::Wrestle),
+        Intent::Lethal,
+        2,
+    );
+    let mut dice = Scripted::new([5, 5, 10, 3, 2, 1, 9, 2, 2]);
+    fight(&p, &mut dice);
+    assert_eq!(
+        dice.requests(),
+        &[10, 10, 20, 8, 20, 10, 10, 20, 20],
+        "round 2: wrestler first, then a punch"
+    );
+}
+
+#[test]
+fn a_stunned_fighter_loses_his_actions_and_is_easier_to_hit() {
+    let puncher = "class = \"fighter\"\nlevel = 1\nhp = 50";
+    let bare = "class = \"fighter\"\nlevel = 1\nhp = 50";
+    let p = plan(puncher, bare, Some(Style::Punch), Intent::Lethal, 3);
+    let mut dice = Scripted::new([
+        1, 5, 20, 5,
+        1, // round 1: a haymaker, 10 % knockout: d100 5 stuns for 1d10 = 1 round; he loses round 1
+        1, 5, 6,
+        50, // round 2: still stunned; 6 + 4 = 10 hits (a jab row), no knockout; he does not act
+        1, 5, 2,
+        2, // round 3: the brawler misses, the stunned-no-longer victim swings and misses
+    ]);
+    let (_, f) = fight(&p, &mut dice);
+    assert_eq!(f[VICTIM].stunned_through, 2);
+    assert_eq!(
+        dice.requests(),
+        &[10, 10, 20, 100, 10, 10, 10, 20, 100, 10, 10, 20, 20]
+    );
+}
+
+#[test]
+fn temporary_damage_knocks_out_where_real_damage_kills() {
+    let subduer = "class = \"fighter\"\nlevel = 1\nhp = 20\nweapon = \"long sword\"";
+    // Held back: 8 rolled → 4 applied, 2 real and 2 temporary: 3 hit points are gone, 1 is real... unconscious.
+    let p = plan(
+        subduer,
+        "class = \"fighter\"\nhp = 3",
+        None,
+        Intent::Lethal,
+        5,
+    );
+    let mut dice = Scripted::new([1, 5, 18, 8]);
+    let (out, f) = fight(&p, &mut dice);
+    assert_eq!(
+        out,
+        FightOutcome {
+            ending: Ending::AttackerWins,
+            rounds: 1,
+            killed: [false, false]
+        }
+    );
+    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (2, 2));
+    // The victim answers at full force: 5 real points kill a subduer of 3.
+    let p = plan(
+        "class = \"fighter\"\nhp = 3\nweapon = \"long sword\"",
+        "class = \"fighter\"\nhp = 20\nweapon = \"long sword\"",
+        None,
+        Intent::Lethal,
+        5,
+    );
+    let mut dice = Scripted::new([5, 1, 15, 5]);
+    let (out, _) = fight(&p, &mut dice);
+    assert_eq!(
+        out,
+        FightOutcome {
+            ending: Ending::VictimWins,
+            rounds: 1,
+            killed: [true, false]
+        }
+    );
+}
+
+#[test]
+fn death_at_minus_10_leaves_the_dying_unconscious() {
+    let o = RuleOptions {
+        death_at: -10,
+        ..RuleOptions::default()
+    };
+    let m = matchup(
+        "class = \"fighter\"\nhp = 3\nweapon = \"long sword\"",
+        "class = \"fighter\"\nhp = 20\nweapon = \"long sword\"",
+    );
+    let p = FightPlan::prepare(&m, &o, None, Intent::Lethal, 5).unwrap();
+    let mut dice = Scripted::new([5, 1, 15, 5]);
+    let (out, _) = fight(&p, &mut dice);
+    assert_eq!(
+        out,
+        FightOutcome {
+            ending: Ending::VictimWins,
+            rounds: 1,
+            killed: [false, false]
+        }
+    );
+}
+
+#[test]
+fn a_fight_that_nobody_wins_times_out() {
+    let p = plan(
+        "class = \"fighter\"\nhp = 10",
+        "class = \"fighter\"\nhp = 10",
+        Some(Style::Punch),
+        Intent::Lethal,
+        2,
+    );
+    let mut dice = Scripted::new([3, 3, 2, 2, 3, 3, 2, 2]);
+    let (out, _) = fight(&p, &mut dice);
+    assert_eq!(
+        out,
+        FightOutcome {
+            ending: Ending::Timeout,
+            rounds: 2,
+            killed: [false, false]
+        }
+    );
+}
+
+#[test]
+fn a_tie_on_initiative_lets_both_fall_together() {
+    let a = "class = \"fighter\"\nhp = 1\nweapon = \"long sword\"";
+    let v = "class = \"fighter\"\nhp = 2\nweapon = \"long sword\"";
+    let p = plan(a, v, None, Intent::Lethal, 3);
+    // Both roll 4 and both hit. The subduer's 4 held back is 1 real and 1 temporary: his 2-hit-point victim
+    // falls unconscious; the victim's 2 at full force kill the 1-hit-point subduer.
+    let mut dice = Scripted::new([4, 4, 19, 4, 19, 2]);
+    let (out, _) = fight(&p, &mut dice);
+    assert_eq!(out.ending, Ending::BothDown);
+    assert_eq!(
+        out.killed,
+        [true, false],
+        "the victim's blow was lethal, the subduer's held back"
+    );
+}
+
+#[test]
+fn overbearing_knocks_down_then_pins() {
+    let big = "class = \"fighter\"\nhp = 50";
+    let p = plan(
+        big,
+        "class = \"thief\"\nhp = 50",
+        Some(Style::Overbear),
+        Intent::Lethal,
+        5,
+    );
+    // The unarmed victim punches against overbearing. Round 1: knocked down (15); the victim misses (2).
+    // Round 2: 15 again pins him.
+    let mut dice = Scripted::new([1, 5, 15, 2, 1, 5, 15]);
+    let (out, f) = fight(&p, &mut dice);
+    assert!(f[VICTIM].pinned);
+    assert_eq!(
+        out,
+        FightOutcome {
+            ending: Ending::AttackerWins,
+            rounds: 2,
+            killed: [false, false]
+        }
+    );
+}
+
+#[test]
+fn monsters_make_every_attack_of_their_list() {
+    let p = plan(
+        "class = \"fighter\"\nhp = 50\nweapon = \"long sword\"",
+        "monster = \"nightmare\"\nhp = 50",
+        None,
+        Intent::Lethal,
+        1,
+    );
+    let mut dice = Scripted::new([5, 1, 2, 2, 2, 2]);
+    fight(&p, &mut dice);
+    assert_eq!(
+        dice.requests(),
+        &[10, 10, 20, 20, 20, 20],
+        "three natural attacks, then the subduer"
+    );
+}
+
+#[test]
+fn warriors_of_7_to_12_attack_twice_every_second_round() {
+    let p = plan(
+        "class = \"fighter\"\nlevel = 7\nhp = 50\nweapon = \"long sword\"",
+        "class = \"thief\"\nhp = 50\nac = -10",
+        None,
+        Intent::Lethal,
+        2,
+    );
+    assert_eq!((p.attacks(ATTACKER, 1), p.attacks(ATTACKER, 2)), (1, 2));
+    let high = plan(
+        "class = \"fighter\"\nlevel = 13\nhp = 50\nweapon = \"long sword\"",
+        "class = \"thief\"\nhp = 50",
+        None,
+        Intent::Lethal,
+        2,
+    );
+    assert_eq!(
+        (high.attacks(ATTACKER, 1), high.attacks(ATTACKER, 2)),
+        (2, 2)
+    );
+    assert_eq!((high.attacks(VICTIM, 1), high.attacks(VICTIM, 2)), (1, 1));
+}
+
+#[test]
+fn temporary_damage_heals_every_fifth_round() {
+    let p = plan(
+        "class = \"fighter\"\nhp = 50",
+        "class = \"fighter\"\nhp = 50",
+        Some(Style::Punch),
+        Intent::Lethal,
+        5,
+    );
+    // Round 1: a 15 is a jab, 2 points, and d100 99 no knockout; then nobody hits until round 5.
+    let mut faces = vec![1, 5, 15, 99, 2];
+    for _ in 2..=5 {
+        faces.extend([1, 5, 2, 2]);
+    }
+    let mut dice = Scripted::new(faces);
+    let (out, f) = fight(&p, &mut dice);
+    assert_eq!(out.ending, Ending::Timeout);
+    // The jab's 2 points: 0 real, 2 temporary; one healed at the end of round 5.
+    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (0, 1));
+}
+
+#[test]
+fn sleeping_fighters_and_uncontrollable_blades_are_ineligible() {
+    let o = RuleOptions::default();
+    let m = matchup(
+        "class = \"fighter\"",
+        "class = \"fighter\"\nstate = \"asleep\"",
+    );
+    assert!(matches!(
+        FightPlan::prepare(&m, &o, Some(Style::Punch), Intent::Lethal, 10),
+        Err(Ineligible::VictimHelpless(_))
+    ));
+    let m = matchup(
+        "class = \"fighter\"\nweapon = \"mace\"",
+        "class = \"fighter\"",
+    );
+    assert!(matches!(
+        FightPlan::prepare(&m, &o, None, Intent::Lethal, 10),
+        Err(Ineligible::NotControllable(_))
+    ));
+}
+
+#[test]
+fn no_fight_ends_with_both_sides_standing_and_damage_is_never_negative() {
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::SeedableRng;
+    let sides = [
+        "class = \"fighter\"\nlevel = 1",
+        "class = \"fighter\"\nlevel = 9\nstrength = \"18/50\"\nweapon = \"long sword\"\nbackup_weapon = \"dagger\"",
+        "class = \"thief\"\nlevel = 4\nstrength = 6\nweapon = \"short sword\"",
+        "class = \"mage\"\nlevel = 13\nstrength = 3",
+        "monster = \"ogre\"",
+        "monster = \"nightmare\"",
+        "monster = \"kobold\"",
+        "monster = \"orc\"\narmor_type = \"plate\"",
+        "class = \"fighter\"\nlevel = 14\nweapon = \"two-handed sword\"",
+    ];
+    let styles = [
+        Some(Style::Punch),
+        Some(Style::Wrestle),
+        Some(Style::Overbear),
+        None,
+    ];
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
+    for (i, a) in sides.iter().enumerate() {
+        for v in &sides {
+            for (k, style) in styles.iter().enumerate() {
+                for intent in [Intent::Lethal, Intent::Subdue] {
+                    let options = RuleOptions {
+                        death_at: if k % 2 == 0 { 0 } else { -10 },
+                        ..RuleOptions::default()
+                    };
+                    let Ok(p) = FightPlan::prepare(&matchup(a, v), &options, *style, intent, 40)
+                    else {
+                        continue;
+                    };
+                    for _ in 0..30 {
+                        let mut f = p.start(&mut rng);
+                        let out = p.fight(&mut f, &mut rng);
+                        let down = f.map(|x| x.down(options.death_at));
+                        match out.ending {
+                            Ending::Timeout => {
+                                assert!(!down[0] && !down[1], "{i}: a timeout with someone down")
+                            }
+                            Ending::AttackerWins => assert!(!down[0] && down[1]),
+                            Ending::VictimWins => assert!(down[0] && !down[1]),
+                            Ending::BothDown => assert!(down[0] && down[1]),
+                        }
+                        assert!(out.rounds >= 1 && out.rounds <= 40);
+                        for x in f {
+                            assert!(x.real >= 0 && x.temporary >= 0, "negative damage: {x:?}");
+                        }
+                        assert_eq!(
+                            out.killed,
+                            f.map(|x| x.dead(options.death_at) && out.ending != Ending::Timeout)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -5,6 +5,9 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
+use subdual::dice::Pooled;
+use subdual::rules::action::{Intent, Style};
+use subdual::rules::fight::FightPlan;
 use subdual::rules::grab::{GrabHold, GrabObject, Hands};
 use subdual::rules::mugging::Mugging;
 use subdual::rules::sap::Sap;
@@ -38,7 +41,8 @@ fn single_actions(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("single_action");
     group.throughput(Throughput::Elements(1));
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    // The engine's dice: every 64-bit draw serves two dice.
+    let mut rng = Pooled::new(Xoshiro256PlusPlus::seed_from_u64(1));
     group.bench_function("mug", |b| b.iter(|| black_box(mug.resolve(&mut rng))));
     group.bench_function("sap", |b| b.iter(|| black_box(sap.resolve(&mut rng))));
     group.bench_function("strike", |b| b.iter(|| black_box(strike.resolve(&mut rng))));
@@ -54,5 +58,49 @@ fn single_actions(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, single_actions);
+fn fights(c: &mut Criterion) {
+    let o = RuleOptions::default();
+    let brawler = "class = \"fighter\"\nlevel = 5\nstrength = 17\nac = 7";
+    let guard = "class = \"fighter\"\nlevel = 3\nstrength = 15\nweapon = \"long sword\"\nac = 5";
+    let knight = "class = \"fighter\"\nlevel = 6\nstrength = \"18/50\"\nweapon = \"long sword\"\nac = 3\nshield = 1";
+    let brawl = FightPlan::prepare(
+        &matchup(brawler, guard),
+        &o,
+        Some(Style::Punch),
+        Intent::Lethal,
+        100,
+    )
+    .expect("eligible");
+    let wrestle = FightPlan::prepare(
+        &matchup(brawler, guard),
+        &o,
+        Some(Style::Wrestle),
+        Intent::Lethal,
+        100,
+    )
+    .expect("eligible");
+    let subdue = FightPlan::prepare(
+        &matchup(knight, "monster = \"ogre\""),
+        &o,
+        None,
+        Intent::Lethal,
+        100,
+    )
+    .expect("eligible");
+    let mut group = c.benchmark_group("fight");
+    group.throughput(Throughput::Elements(1));
+    let mut rng = Pooled::new(Xoshiro256PlusPlus::seed_from_u64(2));
+    group.bench_function("brawl_punch", |b| {
+        b.iter(|| black_box(brawl.resolve(&mut rng)))
+    });
+    group.bench_function("brawl_wrestle", |b| {
+        b.iter(|| black_box(wrestle.resolve(&mut rng)))
+    });
+    group.bench_function("subdue_ogre", |b| {
+        b.iter(|| black_box(subdue.resolve(&mut rng)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, single_actions, fights);
 criterion_main!(benches);

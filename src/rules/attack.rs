@@ -18,8 +18,27 @@ pub struct AttackRoll {
     /// THAC0 minus the target's armor class.
     pub target: i32,
     automatic: bool,
-    natural_20_hits: bool,
-    natural_1_misses: bool,
+    /// Bit `k` set when a natural `k` hits: one shift decides a hit, with no chain of comparisons.
+    faces: u32,
+}
+
+/// The d20 faces from `lowest` up, as bits 1..=20, with the natural-20 and natural-1 rules applied.
+const fn face_mask(lowest: i32, always_on_20: bool, never_on_1: bool) -> u32 {
+    let lowest = if lowest < 1 {
+        1
+    } else if lowest > 21 {
+        21
+    } else {
+        lowest
+    } as u32;
+    let mut mask = ((1u32 << 21) - 1) & !((1u32 << lowest) - 1);
+    if always_on_20 {
+        mask |= 1 << 20;
+    }
+    if never_on_1 {
+        mask &= !(1 << 1);
+    }
+    mask
 }
 
 /// The result of one attack roll.
@@ -35,12 +54,16 @@ pub struct Swing {
 impl AttackRoll {
     /// An attack by a fighter of `thac0` against armor class `ac`, with `modifier` added to the die.
     pub fn new(thac0: i32, ac: i32, modifier: i32, options: &RuleOptions) -> AttackRoll {
+        let target = thac0 - ac;
         AttackRoll {
             modifier,
-            target: thac0 - ac,
+            target,
             automatic: false,
-            natural_20_hits: options.natural_20_hits,
-            natural_1_misses: options.natural_1_misses,
+            faces: face_mask(
+                target.saturating_sub(modifier),
+                options.natural_20_hits,
+                options.natural_1_misses,
+            ),
         }
     }
 
@@ -50,8 +73,7 @@ impl AttackRoll {
             modifier,
             target: i32::MIN,
             automatic: true,
-            natural_20_hits: true,
-            natural_1_misses: false,
+            faces: face_mask(1, true, false),
         }
     }
 
@@ -63,13 +85,7 @@ impl AttackRoll {
     /// Whether a natural d20 of `natural` hits.
     #[inline]
     pub fn hits(&self, natural: u32) -> bool {
-        if self.automatic || (self.natural_20_hits && natural == 20) {
-            true
-        } else if self.natural_1_misses && natural == 1 {
-            false
-        } else {
-            natural as i32 + self.modifier >= self.target
-        }
+        (self.faces >> natural) & 1 == 1
     }
 
     /// Rolls the d20 (unless the hit is automatic).
@@ -94,8 +110,8 @@ impl AttackRoll {
 pub struct SavingThrow {
     /// The number needed, after every modifier; above 20 only a natural-20 rule can save, 1 or less always saves.
     pub needed: i32,
-    natural_20_saves: bool,
-    natural_1_fails: bool,
+    /// Bit `k` set when a natural `k` saves.
+    faces: u32,
 }
 
 impl SavingThrow {
@@ -103,21 +119,18 @@ impl SavingThrow {
     pub fn new(needed: i32, options: &RuleOptions) -> SavingThrow {
         SavingThrow {
             needed,
-            natural_20_saves: options.natural_20_saves,
-            natural_1_fails: options.natural_1_fails_saves,
+            faces: face_mask(
+                needed,
+                options.natural_20_saves,
+                options.natural_1_fails_saves,
+            ),
         }
     }
 
     /// Whether a natural d20 of `natural` saves.
     #[inline]
     pub fn saves(&self, natural: u32) -> bool {
-        if self.natural_20_saves && natural == 20 {
-            true
-        } else if self.natural_1_fails && natural == 1 {
-            false
-        } else {
-            natural as i32 >= self.needed
-        }
+        (self.faces >> natural) & 1 == 1
     }
 
     /// Rolls the save.
@@ -289,6 +302,29 @@ mod tests {
         let swing = AttackRoll::new(20, 6, -3, &o).roll(&mut dice);
         assert_eq!(swing.modified, 6);
         assert!(!swing.hit);
+    }
+
+    #[test]
+    fn the_face_masks_agree_with_the_plain_comparison_everywhere() {
+        for lowest in -30..=40 {
+            for (n20, n1) in [(false, false), (true, false), (false, true), (true, true)] {
+                let mask = face_mask(lowest, n20, n1);
+                for face in 1..=20 {
+                    let plain = if n20 && face == 20 {
+                        true
+                    } else if n1 && face == 1 {
+                        false
+                    } else {
+                        face >= lowest
+                    };
+                    assert_eq!(
+                        (mask >> face) & 1 == 1,
+                        plain,
+                        "lowest {lowest}, face {face}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -302,6 +302,8 @@ impl FightPlan {
     fn fight<R: Roller + ?Sized>(&self, f: &mut [Fighter; 2], rng: &mut R) -> FightOutcome {
         let death_at = self.options.death_at;
         let mut bout_began: Option<u32> = None;
+        // Rounds left until temporary damage heals (a countdown, not a division per round).
+        let mut heal_in = self.options.temp_heal_rounds;
         for round in 1..=self.max_rounds {
             // After the first round of a wrestling bout only size S weapons can be used.
             if bout_began.is_some_and(|b| round > b) {
@@ -379,7 +381,9 @@ impl FightPlan {
                     killed: [f[ATTACKER].dead(death_at), f[VICTIM].dead(death_at)],
                 };
             }
-            if round.is_multiple_of(self.options.temp_heal_rounds) {
+            heal_in -= 1;
+            if heal_in == 0 {
+                heal_in = self.options.temp_heal_rounds;
                 for fighter in f.iter_mut() {
                     fighter.temporary = (fighter.temporary - 1).max(0);
                 }

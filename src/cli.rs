@@ -48,6 +48,15 @@ enum Command {
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
+    /// Compute the exact value of every summary metric of single-action scenarios: DIR/<stem>/exact.csv.
+    Exact {
+        /// Scenario files.
+        #[arg(required = true)]
+        scenarios: Vec<PathBuf>,
+        /// Output folder.
+        #[arg(long, default_value = "output")]
+        out: PathBuf,
+    },
     /// Print the catalog: weapons, monsters, races or classes (all when none is named).
     Catalog {
         /// Which part.
@@ -78,6 +87,13 @@ struct RunArgs {
     /// Skip the charts.
     #[arg(long)]
     no_charts: bool,
+    /// Add an `exact` column to summary.csv (single actions), drawn as a dashed line on line charts.
+    #[arg(long)]
+    exact: bool,
+    /// Instead of a fixed trial count, double the trials (from one block) until every headline metric's
+    /// interval half-width is at most E, such as 0.001.
+    #[arg(long, value_name = "E", conflicts_with = "trials")]
+    target_error: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -94,6 +110,7 @@ pub fn main() -> Result<()> {
     match cli.command {
         Command::Run(args) => run(&args),
         Command::Check { scenarios } => check(&scenarios),
+        Command::Exact { scenarios, out } => exact(&scenarios, &out),
         Command::Catalog { what } => {
             print!("{}", catalog_text(what));
             Ok(())
@@ -187,23 +204,38 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         .iter()
         .map(|p| p.prepared.as_ref().ok())
         .collect();
-    let total = scenario.eligible_points() as u64 * scenario.trials;
-    let bar = progress_bar(total, args.quiet, &scenario.stem);
-    let tallies = engine::with_threads(threads, || {
-        engine::run(&points, scenario.trials, scenario.seed, &|n| bar.inc(n))
-    })
-    .context("cannot start the worker threads")?;
-    bar.finish_and_clear();
+    let mut trials = match args.target_error {
+        Some(_) => engine::BLOCK_SIZE,
+        None => scenario.trials,
+    };
+    let (tallies, mut summaries) = loop {
+        let total = scenario.eligible_points() as u64 * trials;
+        let bar = progress_bar(total, args.quiet, &scenario.stem);
+        let tallies = engine::with_threads(threads, || {
+            engine::run(&points, trials, scenario.seed, &|n| bar.inc(n))
+        })
+        .context("cannot start the worker threads")?;
+        bar.finish_and_clear();
+        let summaries = summarize(scenario, &tallies);
+        match args.target_error {
+            Some(target) if trials < MAX_TARGET_TRIALS && !within(scenario, &summaries, target) => {
+                trials *= 2
+            }
+            _ => break (tallies, summaries),
+        }
+    };
     let elapsed = clock.elapsed().as_secs_f64();
     let mut chart_seconds = 0.0;
-    let summaries = summarize(scenario, &tallies);
+    if args.exact {
+        add_exact(scenario, &mut summaries);
+    }
     let manifest = Manifest {
         tool: "subdual".to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
         scenario: scenario.file.clone(),
         scenario_sha256: scenario.sha256.clone(),
         seed: scenario.seed,
-        trials: scenario.trials,
+        trials,
         block_size: engine::BLOCK_SIZE,
         threads,
         variants: scenario.variants.clone(),
@@ -213,7 +245,10 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         command: command.to_string(),
     };
     let mut files = vec![
-        ("summary.csv".to_string(), summary_csv(scenario, &summaries)),
+        (
+            "summary.csv".to_string(),
+            summary_csv(scenario, &summaries, args.exact),
+        ),
         (
             "distributions.csv".to_string(),
             distributions_csv(scenario, &summaries, &tallies),
@@ -229,7 +264,10 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
     write_all_atomic(&dir, &files)
         .with_context(|| format!("cannot write the results to {}", dir.display()))?;
     if !args.quiet {
-        print!("{}", headline_table(scenario, &summaries, elapsed, &dir));
+        print!(
+            "{}",
+            headline_table(scenario, &summaries, trials, elapsed, &dir)
+        );
         if !scenario.charts.is_empty() && !args.no_charts {
             println!(
                 "{} chart(s) drawn in {chart_seconds:.2} s",
@@ -240,10 +278,90 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
     Ok(())
 }
 
+/// The most trials `--target-error` may reach per point before it stops and reports what it reached.
+const MAX_TARGET_TRIALS: u64 = 1 << 34;
+
+/// Whether every headline metric's interval half-width is at most `target` (points without a value, such
+/// as a mean over no trial, do not hold the run back).
+fn within(scenario: &Scenario, summaries: &[PointSummary<'_>], target: f64) -> bool {
+    let headline = metrics::headline(scenario.action);
+    summaries.iter().all(|p| match p.metric(headline) {
+        Some(e) => match (e.ci_low, e.ci_high) {
+            (Some(low), Some(high)) => (high - low) / 2.0 <= target,
+            _ => true,
+        },
+        None => true,
+    })
+}
+
+/// Fills in the exact value of every metric of every single-action point.
+fn add_exact(scenario: &Scenario, summaries: &mut [PointSummary<'_>]) {
+    for (point, summary) in scenario.points.iter().zip(summaries.iter_mut()) {
+        let (Ok(prepared), Ok(metrics)) = (&point.prepared, &mut summary.result) else {
+            continue;
+        };
+        let Some(exact) = crate::stats::exact::exact(prepared, scenario.action) else {
+            continue;
+        };
+        for m in metrics.iter_mut() {
+            m.exact = exact
+                .iter()
+                .find(|e| e.metric == m.metric)
+                .and_then(|e| e.exact);
+        }
+    }
+}
+
+/// `subdual exact`: exact.csv for every file, fights refused before anything is computed.
+fn exact(paths: &[PathBuf], out: &Path) -> Result<()> {
+    let scenarios = load_all(paths)?;
+    if let Some(fight) = scenarios.iter().find(|s| s.action.is_fight()) {
+        return Err(BadInput::Arguments(format!(
+            "{}: action `{}` is a fight; exact values exist only for the single actions (mug, sap, strike, grab_object, grab_person, grab_monster)",
+            fight.file, fight.action
+        ))
+        .into());
+    }
+    for scenario in &scenarios {
+        let clock = Instant::now();
+        let summaries: Vec<PointSummary<'_>> = scenario
+            .points
+            .iter()
+            .map(|point| PointSummary {
+                variant: &scenario.variants[point.variant],
+                values: &point.values,
+                level_gap: point.level_gap,
+                result: match &point.prepared {
+                    Ok(p) => Ok(crate::stats::exact::exact(p, scenario.action).unwrap_or_default()),
+                    Err(reason) => Err(reason.to_string()),
+                },
+            })
+            .collect();
+        let dir = out.join(&scenario.stem);
+        write_all_atomic(
+            &dir,
+            &[(
+                "exact.csv".to_string(),
+                summary_csv(scenario, &summaries, false),
+            )],
+        )
+        .with_context(|| format!("cannot write the results to {}", dir.display()))?;
+        println!(
+            "{}: exact values of {} points in {:.3} s → {}",
+            scenario.file,
+            scenario.points.len(),
+            clock.elapsed().as_secs_f64(),
+            dir.join("exact.csv").display()
+        );
+    }
+    Ok(())
+}
+
 /// The compact table printed after a run: the headline metric of every point.
 pub fn headline_table(
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
+    trials: u64,
     elapsed: f64,
     dir: &Path,
 ) -> String {
@@ -280,7 +398,7 @@ pub fn headline_table(
         scenario.title,
         scenario.action,
         scenario.points.len(),
-        scenario.trials,
+        trials,
         elapsed,
         dir.display()
     );

@@ -40,6 +40,94 @@ const EXPECTED: &str = "expected NdS with an optional +B or -B, such as \"1d8\" 
 pub trait Roller {
     /// A uniformly distributed face in 1..=sides. `sides` is at least 1 (callers guarantee it).
     fn die(&mut self, sides: u32) -> u32;
+
+    /// Asked by a loop that rolls again on a tie (the grab contest) before it does. A generator always
+    /// answers yes; the [`Enumerator`] answers no, to stop walking an endless branch whose probability it
+    /// accounts for exactly instead (a geometric series).
+    #[inline]
+    fn repeat_tie(&mut self) -> bool {
+        true
+    }
+}
+
+/// Walks every sequence of faces a trial can ask for, each with its exact probability, by running the
+/// trial again and again like an odometer: the last die asked for turns fastest. Because it drives the very
+/// resolvers the simulation runs, exact answers and simulated ones cannot drift apart.
+///
+/// A trial must ask for finitely many dice on every path; the only endless branch in the rules, the
+/// re-rolled tie of a contest, is cut through [`Roller::repeat_tie`] and reported as tie mass.
+#[derive(Debug, Clone, Default)]
+pub struct Enumerator {
+    /// (face, sides) of every die asked for on the current path.
+    path: Vec<(u32, u32)>,
+    depth: usize,
+    tied: bool,
+}
+
+/// What a walk found: how many paths ended normally, and the probability of the paths cut at a tie.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Walk {
+    /// Paths that ended without a tie.
+    pub leaves: u64,
+    /// Total probability of the paths cut at a tie.
+    pub tie_mass: f64,
+}
+
+impl Enumerator {
+    /// Runs `trial` once for every path of faces and hands each result to `leaf` with its probability,
+    /// given exactly as 1 / `denominator` (the product of the sides of the dice on the path).
+    pub fn walk<T>(
+        mut trial: impl FnMut(&mut Enumerator) -> T,
+        mut leaf: impl FnMut(T, u128),
+    ) -> Walk {
+        let mut e = Enumerator::default();
+        let mut walk = Walk {
+            leaves: 0,
+            tie_mass: 0.0,
+        };
+        loop {
+            e.depth = 0;
+            e.tied = false;
+            let out = trial(&mut e);
+            e.path.truncate(e.depth);
+            let denominator: u128 = e.path.iter().map(|&(_, sides)| u128::from(sides)).product();
+            if e.tied {
+                walk.tie_mass += 1.0 / denominator as f64;
+            } else {
+                walk.leaves += 1;
+                leaf(out, denominator);
+            }
+            // Turn the odometer: the last die that can still turn does, the ones after it start again.
+            loop {
+                match e.path.last_mut() {
+                    None => return walk,
+                    Some((face, sides)) if *face < *sides => {
+                        *face += 1;
+                        break;
+                    }
+                    Some(_) => {
+                        e.path.pop();
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Roller for Enumerator {
+    fn die(&mut self, sides: u32) -> u32 {
+        if self.depth == self.path.len() {
+            self.path.push((1, sides));
+        }
+        let face = self.path[self.depth].0;
+        self.depth += 1;
+        face
+    }
+
+    fn repeat_tie(&mut self) -> bool {
+        self.tied = true;
+        false
+    }
 }
 
 /// Every rand_core generator is a Roller: unbiased Lemire multiply-shift on `next_u32` with rejection
@@ -1217,6 +1305,60 @@ mod tests {
         assert_chi_square_with("1d100", &mut rng, 148.23);
         // 2d4+2 rolls two dice per roll: one from each half of a draw, every time.
         assert_chi_square_with("2d4+2", &mut rng, 22.46);
+    }
+
+    #[test]
+    fn the_enumerator_walks_every_face_once_with_its_probability() {
+        let d = dice("2d4+2");
+        let mut seen = [0.0; 11];
+        let walk = Enumerator::walk(
+            |e| d.roll(e),
+            |total, den| seen[total as usize] += 1.0 / den as f64,
+        );
+        assert_eq!(walk.leaves, 16);
+        assert_eq!(walk.tie_mass, 0.0);
+        for (value, p) in d.distribution() {
+            assert!((seen[value as usize] - p).abs() < 1e-15, "{value}");
+        }
+    }
+
+    #[test]
+    fn the_enumerator_follows_branches_that_ask_for_different_dice() {
+        // A d2; on a 2, a d6 too: paths 1 (1/2) and 2,k (1/12 each).
+        let mut leaves = Vec::new();
+        let walk = Enumerator::walk(
+            |e| {
+                let first = e.die(2);
+                if first == 2 { first + e.die(6) } else { first }
+            },
+            |v, den| leaves.push((v, 1.0 / den as f64)),
+        );
+        assert_eq!(walk.leaves, 7);
+        assert_eq!(leaves[0], (1, 0.5));
+        assert!(
+            leaves[1..]
+                .iter()
+                .all(|&(_, p)| (p - 1.0 / 12.0).abs() < 1e-15)
+        );
+        let total: f64 = leaves.iter().map(|(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_enumerator_cuts_ties_and_reports_their_mass() {
+        // Two d2: equal faces tie (cut), unequal ones end.
+        let walk = Enumerator::walk(
+            |e| {
+                let (a, b) = (e.die(2), e.die(2));
+                if a == b && !e.repeat_tie() {
+                    return 0;
+                }
+                a
+            },
+            |_, _| {},
+        );
+        assert_eq!(walk.leaves, 2);
+        assert!((walk.tie_mass - 0.5).abs() < 1e-15);
     }
 
     #[test]

@@ -30,21 +30,27 @@ fn lead(p: &PointSummary<'_>) -> Vec<String> {
     row
 }
 
-/// `summary.csv`: one row per variant, point and metric.
-pub fn summary_csv(scenario: &Scenario, summaries: &[PointSummary<'_>]) -> Vec<u8> {
+/// `summary.csv`: one row per variant, point and metric. With `with_exact`, a last column `exact` holds the
+/// exact value where it is known (single actions), empty elsewhere.
+pub fn summary_csv(
+    scenario: &Scenario,
+    summaries: &[PointSummary<'_>],
+    with_exact: bool,
+) -> Vec<u8> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
-    let head = header(
-        scenario,
-        &[
-            "metric",
-            "estimate",
-            "ci_low",
-            "ci_high",
-            "std_error",
-            "trials",
-            "status",
-        ],
-    );
+    let mut columns = vec![
+        "metric",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "std_error",
+        "trials",
+        "status",
+    ];
+    if with_exact {
+        columns.push("exact");
+    }
+    let head = header(scenario, &columns);
     let _ = w.write_record(&head);
     for p in summaries {
         match &p.result {
@@ -61,6 +67,9 @@ pub fn summary_csv(scenario: &Scenario, summaries: &[PointSummary<'_>]) -> Vec<u
                         v.trials.to_string(),
                         "ok".to_string(),
                     ]);
+                    if with_exact {
+                        row.push(number(m.exact));
+                    }
                     let _ = w.write_record(&row);
                 }
             }
@@ -74,6 +83,9 @@ pub fn summary_csv(scenario: &Scenario, summaries: &[PointSummary<'_>]) -> Vec<u
                     String::new(),
                 ]);
                 row.extend(["0".to_string(), format!("ineligible: {reason}")]);
+                if with_exact {
+                    row.push(String::new());
+                }
                 let _ = w.write_record(&row);
             }
         }

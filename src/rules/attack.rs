@@ -214,6 +214,16 @@ pub fn judge(
     }
 }
 
+/// The chance that one round of the contest ties (rolled again), over all 400 pairs of faces, judged by
+/// [`judge`] itself.
+pub fn tie_chance(first: ContestScore, second: ContestScore, mode: GrabContest) -> f64 {
+    let ties = (1..=20u32)
+        .flat_map(|a| (1..=20u32).map(move |b| (a, b)))
+        .filter(|&(a, b)| judge(first, second, a, b, mode) == Ordering::Equal)
+        .count();
+    ties as f64 / 400.0
+}
+
 /// The grab contest: both sides roll a d20 (first side first) until one wins.
 ///
 /// A tie can never be certain (each side succeeds on a roll of 1 or fails on 20 at some margin), so the loop
@@ -242,7 +252,15 @@ pub fn contest<R: Roller + ?Sized>(
                     rolls,
                 };
             }
-            Ordering::Equal => {}
+            Ordering::Equal => {
+                if !rng.repeat_tie() {
+                    // An enumerator cuts the endless branch here; the outcome is discarded.
+                    return ContestOutcome {
+                        first_wins: false,
+                        rolls,
+                    };
+                }
+            }
         }
     }
 }

@@ -4,8 +4,12 @@
 
 use crate::dice::Roller;
 use crate::rules::action::{Action, Fixed, Prepared};
-use crate::rules::fight::Ending;
+use crate::rules::fight::{Ending, FightOutcome};
+use crate::rules::grab::{GrabObjectOutcome, HoldOutcome};
+use crate::rules::mugging::MugOutcome;
+use crate::rules::sap::SapOutcome;
 use crate::rules::sap::sap_damage;
+use crate::rules::strike::StrikeOutcome;
 use crate::rules::strike::split_total;
 use crate::stats::interval::{self, Estimate};
 use crate::stats::tally::{Histogram, Tally};
@@ -27,7 +31,7 @@ const SECOND: usize = 1;
 
 /// Where a summary metric comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Source {
+pub(crate) enum Source {
     /// A counter over all trials.
     Count(usize),
     /// The mean of a histogram.
@@ -47,7 +51,7 @@ enum Source {
 use Source::*;
 
 /// The summary metrics of an action, headline first (SCENARIOS.md "Metrics").
-fn summary_table(action: Action) -> &'static [(&'static str, Source)] {
+pub(crate) fn summary_table(action: Action) -> &'static [(&'static str, Source)] {
     match action {
         Action::Mug => &[
             ("p_knockout", Count(SUCCESS)),
@@ -153,82 +157,121 @@ pub fn empty_tally(p: &Prepared) -> Tally {
     t
 }
 
+/// Where outcomes are counted: the integer [`Tally`] of a simulation, or the weighted sums of an exact
+/// enumeration. One [`Record`] per outcome type serves both, so the two cannot count differently.
+pub trait Sink {
+    /// Counts an event in a counter slot (when `yes`).
+    fn count(&mut self, slot: usize, yes: bool);
+    /// Observes a whole-number quantity in a histogram slot.
+    fn observe(&mut self, hist: usize, value: i64);
+}
+
+impl Sink for Tally {
+    #[inline]
+    fn count(&mut self, slot: usize, yes: bool) {
+        self.counts[slot] += u64::from(yes);
+    }
+
+    #[inline]
+    fn observe(&mut self, hist: usize, value: i64) {
+        self.hists[hist].add(value);
+    }
+}
+
+/// How one outcome is counted: which counters and histograms of its action it fills.
+pub trait Record {
+    /// Counts this outcome.
+    fn record<S: Sink>(&self, sink: &mut S);
+}
+
+impl Record for MugOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        s.count(HIT, self.hit);
+        if let Some(rounds) = self.ko_rounds {
+            s.count(SUCCESS, true);
+            s.observe(FIRST, i64::from(rounds));
+        }
+    }
+}
+
+impl Record for SapOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        if self.hit {
+            s.count(HIT, true);
+            s.observe(FIRST, i64::from(self.damage.total));
+        }
+        s.count(EXTRA, self.woke);
+        if let Some(rounds) = self.ko_rounds {
+            s.count(SUCCESS, true);
+            s.observe(SECOND, i64::from(rounds));
+        }
+    }
+}
+
+impl Record for StrikeOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        if self.hit {
+            s.count(HIT, true);
+            s.observe(FIRST, i64::from(self.damage.total));
+        }
+    }
+}
+
+impl Record for GrabObjectOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        if self.hit {
+            s.count(HIT, true);
+            s.count(SUCCESS, self.control);
+            s.observe(FIRST, i64::from(self.contest_rolls));
+        }
+    }
+}
+
+impl Record for HoldOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        s.count(HIT, self.hit);
+        if self.hold {
+            s.count(SUCCESS, true);
+            s.count(EXTRA, self.kept);
+            s.observe(FIRST, i64::from(self.contest_rolls));
+        }
+    }
+}
+
+impl Record for FightOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        let slot = match self.ending {
+            Ending::AttackerWins => ATTACKER_WINS,
+            Ending::VictimWins => VICTIM_WINS,
+            Ending::BothDown => BOTH_DOWN,
+            Ending::Timeout => TIMEOUT,
+        };
+        s.count(slot, true);
+        s.count(ATTACKER_KILLED, self.killed[0]);
+        s.count(VICTIM_KILLED, self.killed[1]);
+        s.observe(FIRST, i64::from(self.rounds));
+    }
+}
+
 /// Runs `n` trials of a prepared action and adds their outcomes to `tally`. The match is outside the loop,
 /// so each loop is specialised to one action.
 pub fn run_trials<R: Roller + ?Sized>(p: &Prepared, rng: &mut R, n: u64, tally: &mut Tally) {
     tally.trials += n;
-    let c = &mut tally.counts;
-    let [first, second] = &mut tally.hists;
     match p {
-        Prepared::Mug(m) => {
-            for _ in 0..n {
-                let o = m.resolve(rng);
-                c[HIT] += u64::from(o.hit);
-                if let Some(rounds) = o.ko_rounds {
-                    c[SUCCESS] += 1;
-                    first.add(i64::from(rounds));
-                }
-            }
-        }
-        Prepared::Sap(s) => {
-            for _ in 0..n {
-                let o = s.resolve(rng);
-                if o.hit {
-                    c[HIT] += 1;
-                    first.add(i64::from(o.damage.total));
-                }
-                c[EXTRA] += u64::from(o.woke);
-                if let Some(rounds) = o.ko_rounds {
-                    c[SUCCESS] += 1;
-                    second.add(i64::from(rounds));
-                }
-            }
-        }
-        Prepared::Strike(s) => {
-            for _ in 0..n {
-                let o = s.resolve(rng);
-                if o.hit {
-                    c[HIT] += 1;
-                    first.add(i64::from(o.damage.total));
-                }
-            }
-        }
-        Prepared::GrabObject(g) => {
-            for _ in 0..n {
-                let o = g.resolve(rng);
-                if o.hit {
-                    c[HIT] += 1;
-                    c[SUCCESS] += u64::from(o.control);
-                    first.add(i64::from(o.contest_rolls));
-                }
-            }
-        }
-        Prepared::Fight(f) => {
-            for _ in 0..n {
-                let o = f.resolve(rng);
-                let slot = match o.ending {
-                    Ending::AttackerWins => ATTACKER_WINS,
-                    Ending::VictimWins => VICTIM_WINS,
-                    Ending::BothDown => BOTH_DOWN,
-                    Ending::Timeout => TIMEOUT,
-                };
-                c[slot] += 1;
-                c[ATTACKER_KILLED] += u64::from(o.killed[0]);
-                c[VICTIM_KILLED] += u64::from(o.killed[1]);
-                first.add(i64::from(o.rounds));
-            }
-        }
+        Prepared::Mug(m) => (0..n).for_each(|_| m.resolve(rng).record(tally)),
+        Prepared::Sap(s) => (0..n).for_each(|_| s.resolve(rng).record(tally)),
+        Prepared::Strike(s) => (0..n).for_each(|_| s.resolve(rng).record(tally)),
+        Prepared::GrabObject(g) => (0..n).for_each(|_| g.resolve(rng).record(tally)),
         Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
-            for _ in 0..n {
-                let o = g.resolve(rng);
-                c[HIT] += u64::from(o.hit);
-                if o.hold {
-                    c[SUCCESS] += 1;
-                    c[EXTRA] += u64::from(o.kept);
-                    first.add(i64::from(o.contest_rolls));
-                }
-            }
+            (0..n).for_each(|_| g.resolve(rng).record(tally))
         }
+        Prepared::Fight(f) => (0..n).for_each(|_| f.resolve(rng).record(tally)),
     }
 }
 
@@ -239,6 +282,8 @@ pub struct MetricValue {
     pub metric: &'static str,
     /// Its value.
     pub value: Estimate,
+    /// The exact value, when it was computed (`run --exact`).
+    pub exact: Option<f64>,
 }
 
 /// Every summary metric of a point from its merged tally.
@@ -263,13 +308,17 @@ pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -
                 MonsterStrength => fixed_value(fixed.monster_strength),
                 GrabberStrength => fixed_value(fixed.grabber_strength),
             };
-            MetricValue { metric, value }
+            MetricValue {
+                metric,
+                value,
+                exact: None,
+            }
         })
         .collect()
 }
 
 /// The (real, temporary) parts of a damage total, by the action's own split.
-fn split(p: &Prepared, total: i64) -> (u32, u32) {
+pub(crate) fn split(p: &Prepared, total: i64) -> (u32, u32) {
     let total = u32::try_from(total).unwrap_or(0);
     let d = match p {
         Prepared::Sap(s) => sap_damage(total, s.rounding),

@@ -159,7 +159,24 @@ fn line(scenario: &Scenario, chart: &Chart, summaries: &[PointSummary<'_>]) -> L
                 })
                 .collect();
             points.sort_by(|a, b| a.x.total_cmp(&b.x));
-            Series { name, points }
+            let mut exact: Vec<(f64, f64)> = members
+                .iter()
+                .filter_map(|(_, p)| {
+                    let m = p
+                        .result
+                        .as_ref()
+                        .ok()?
+                        .iter()
+                        .find(|m| m.metric == chart.metric)?;
+                    Some((x_of(p)?, m.exact? * scale))
+                })
+                .collect();
+            exact.sort_by(|a, b| a.0.total_cmp(&b.0));
+            Series {
+                name,
+                points,
+                exact,
+            }
         })
         .filter(|s| !s.points.is_empty())
         .collect();

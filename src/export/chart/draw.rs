@@ -115,12 +115,28 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure) -> D
     match figure {
         Figure::Line(chart) => {
             draw_lines(&plot, chart)?;
-            draw_legend(&legend, chart.series.iter().map(|s| s.name.as_str()), false)
+            let y = draw_legend(&legend, chart.series.iter().map(|s| s.name.as_str()), false)?;
+            if chart.series.iter().any(|s| s.exact.len() >= 2) {
+                let dashes = (0..3).map(|k| {
+                    PathElement::new(
+                        vec![(10 + 13 * k, y), (18 + 13 * k, y)],
+                        BLACK.stroke_width(2),
+                    )
+                });
+                for dash in dashes {
+                    legend.draw(&dash).map_err(fail)?;
+                }
+                let style = font(18).pos(Pos::new(HPos::Left, VPos::Center));
+                legend
+                    .draw(&Text::new("exact value", (56, y), style))
+                    .map_err(fail)?;
+            }
+            Ok(())
         }
         Figure::Heatmap(chart) => draw_heatmaps(&plot, &legend, chart),
         Figure::Histogram(chart) => {
             draw_bars(&plot, chart)?;
-            draw_legend(&legend, chart.series.iter().map(|s| s.0.as_str()), true)
+            draw_legend(&legend, chart.series.iter().map(|s| s.0.as_str()), true).map(|_| ())
         }
     }
 }
@@ -131,7 +147,7 @@ fn draw_legend<'a, DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     names: impl Iterator<Item = &'a str>,
     boxes: bool,
-) -> DrawResult<()> {
+) -> DrawResult<i32> {
     let mut y = 70;
     for (i, name) in names.enumerate() {
         let color = PALETTE[i % PALETTE.len()];
@@ -159,7 +175,7 @@ fn draw_legend<'a, DB: DrawingBackend>(
         }
         y += 22 * lines.len().saturating_sub(1) as i32 + 32;
     }
-    Ok(())
+    Ok(y)
 }
 
 /// Breaks a label into lines of at most `width` characters at spaces (a longer word stands alone), so
@@ -291,7 +307,18 @@ fn draw_lines<DB: DrawingBackend>(
                 .map(|xy| Circle::new(xy, radius, color.filled())),
         )
         .map_err(fail)?;
+        if series.exact.len() >= 2 {
+            // The exact answer, dashed in black over the estimate, so agreement shows at a glance.
+            cc.draw_series(DashedLineSeries::new(
+                series.exact.clone(),
+                9,
+                6,
+                BLACK.stroke_width(2),
+            ))
+            .map_err(fail)?;
+        }
     }
+
     Ok(())
 }
 

@@ -21,6 +21,8 @@ pub struct Series {
     pub name: String,
     /// Its points, by increasing x.
     pub points: Vec<LinePoint>,
+    /// The exact values, when known (drawn dashed).
+    pub exact: Vec<(f64, f64)>,
 }
 
 /// A metric against one sweep path, one line per series, confidence bands around them.

@@ -93,10 +93,12 @@ mod tests {
                 Series {
                     name: "as written".into(),
                     points: points(0.0),
+                    exact: (1..=5).map(|x| (x as f64, 10.0 * x as f64)).collect(),
                 },
                 Series {
                     name: "helmet rule".into(),
                     points: points(15.0),
+                    exact: Vec::new(),
                 },
             ],
         })
@@ -162,6 +164,7 @@ mod tests {
                 "knockout chance (%)",
                 "as written",
                 "helmet rule",
+                "exact value",
             ],
         );
     }

@@ -1,0 +1,301 @@
+//! Exact answers for the single actions: every path of dice the resolvers can take, walked by the
+//! [`Enumerator`] through the very code the simulation runs, each path weighted by its probability.
+//!
+//! The one endless branch, a contest tied and rolled again, is summed as a geometric series: a tie of
+//! probability `t` per round scales every outcome past the contest by 1/(1 − t), and the mean number of
+//! rolls is 1/(1 − t). No path is truncated.
+
+use crate::dice::Enumerator;
+use crate::rules::action::{Action, Prepared};
+use crate::rules::attack::tie_chance;
+use crate::stats::interval::Estimate;
+use crate::stats::metrics::{MetricValue, Record, Sink, Source, split, summary_table};
+use crate::stats::tally::{COUNTERS, HISTOGRAMS};
+
+/// Exact probabilities of each counter and weighted values of each histogram, as integer numerators over
+/// one common denominator: sums of path probabilities are then exact, and only the final division rounds.
+#[derive(Debug, Clone)]
+struct Weights {
+    denominator: u128,
+    weight: u128,
+    counts: [u128; COUNTERS],
+    hists: [Vec<(i64, u128)>; HISTOGRAMS],
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            denominator: 1,
+            weight: 0,
+            counts: [0; COUNTERS],
+            hists: Default::default(),
+        }
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Weights {
+    /// Sets the weight of the next leaf to `numerator / denominator`, widening the common denominator
+    /// (and every sum so far) when this one does not divide it.
+    fn set_leaf(&mut self, numerator: u128, denominator: u128) {
+        let g = gcd(numerator, denominator);
+        let (numerator, denominator) = (numerator / g, denominator / g);
+        if !self.denominator.is_multiple_of(denominator) {
+            let factor = denominator / gcd(self.denominator, denominator);
+            self.denominator *= factor;
+            for c in &mut self.counts {
+                *c *= factor;
+            }
+            for h in &mut self.hists {
+                for (_, w) in h.iter_mut() {
+                    *w *= factor;
+                }
+            }
+        }
+        self.weight = numerator * (self.denominator / denominator);
+    }
+
+    fn probability(&self, count: u128) -> f64 {
+        count as f64 / self.denominator as f64
+    }
+}
+
+impl Sink for Weights {
+    fn count(&mut self, slot: usize, yes: bool) {
+        if yes {
+            self.counts[slot] += self.weight;
+        }
+    }
+
+    fn observe(&mut self, hist: usize, value: i64) {
+        self.hists[hist].push((value, self.weight));
+    }
+}
+
+/// Walks every path of one prepared action into weights, with the contest's geometric factor applied to
+/// every path that reached a contest: with `t` tied pairs out of 400, outcomes past it weigh 400/(400 − t)
+/// times their first-round probability. Returns the weights and the tie chance per round.
+fn walk(p: &Prepared) -> Option<(Weights, f64)> {
+    let mut w = Weights::default();
+    let mut ties: u128 = 0;
+    macro_rules! leaves {
+        ($plan:expr, $past_contest:expr) => {{
+            Enumerator::walk(
+                |e| $plan.resolve(e),
+                |o, denominator| {
+                    if $past_contest(&o) {
+                        w.set_leaf(400, denominator * (400 - ties));
+                    } else {
+                        w.set_leaf(1, denominator);
+                    }
+                    o.record(&mut w);
+                },
+            );
+        }};
+    }
+    let tied_pairs = |chance: f64| (chance * 400.0).round() as u128;
+    match p {
+        Prepared::Mug(m) => leaves!(m, |_: &_| false),
+        Prepared::Sap(s) => leaves!(s, |_: &_| false),
+        Prepared::Strike(s) => leaves!(s, |_: &_| false),
+        Prepared::GrabObject(g) => {
+            ties = tied_pairs(tie_chance(g.grabber, g.holder, g.mode));
+            leaves!(g, |o: &crate::rules::grab::GrabObjectOutcome| o.hit)
+        }
+        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
+            ties = tied_pairs(tie_chance(g.victim, g.grabber, g.mode));
+            leaves!(g, |o: &crate::rules::grab::HoldOutcome| o.hold)
+        }
+        Prepared::Fight(_) => return None,
+    }
+    Some((w, ties as f64 / 400.0))
+}
+
+fn exactly(value: Option<f64>) -> Estimate {
+    Estimate {
+        estimate: value,
+        ci_low: value,
+        ci_high: value,
+        std_error: value.map(|_| 0.0),
+        trials: 0,
+    }
+}
+
+/// Σ w·f(v) / Σ w in exact integers, one division at the end.
+fn weighted_mean(values: &[(i64, u128)], f: impl Fn(i64) -> i64) -> Option<f64> {
+    let mass: u128 = values.iter().map(|(_, w)| w).sum();
+    let total: i128 = values
+        .iter()
+        .map(|&(v, w)| i128::from(f(v)) * w as i128)
+        .sum();
+    (mass > 0).then(|| total as f64 / mass as f64)
+}
+
+/// The exact value of every summary metric of a single action at one point (`None` for fights). Interval
+/// columns equal the value; `trials` is 0.
+pub fn exact(p: &Prepared, action: Action) -> Option<Vec<MetricValue>> {
+    let (w, tie) = walk(p)?;
+    let fixed = p.fixed();
+    let contest = matches!(
+        action,
+        Action::GrabObject | Action::GrabPerson | Action::GrabMonster
+    );
+    let metrics = summary_table(action)
+        .iter()
+        .map(|&(metric, source)| {
+            let value = match source {
+                Source::Count(slot) => Some(w.probability(w.counts[slot])),
+                // Contest rolls are geometric: 1/(1 − t) on average wherever a contest happened.
+                Source::Mean(slot) if contest => {
+                    weighted_mean(&w.hists[slot], |v| v).map(|_| 1.0 / (1.0 - tie))
+                }
+                Source::Mean(slot) => weighted_mean(&w.hists[slot], |v| v),
+                Source::RealPart(slot) => {
+                    weighted_mean(&w.hists[slot], |v| i64::from(split(p, v).0))
+                }
+                Source::TemporaryPart(slot) => {
+                    weighted_mean(&w.hists[slot], |v| i64::from(split(p, v).1))
+                }
+                Source::SaveNeeded => fixed.save_needed.map(f64::from),
+                Source::MonsterStrength => fixed.monster_strength.map(f64::from),
+                Source::GrabberStrength => fixed.grabber_strength.map(f64::from),
+            };
+            MetricValue {
+                metric,
+                value: exactly(value),
+                exact: value,
+            }
+        })
+        .collect();
+    Some(metrics)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleOptions;
+    use crate::rules::action::ActionOptions;
+    use crate::rules::matchup;
+
+    fn value(metrics: &[MetricValue], name: &str) -> f64 {
+        metrics
+            .iter()
+            .find(|m| m.metric == name)
+            .and_then(|m| m.value.estimate)
+            .unwrap()
+    }
+
+    fn prepared(action: Action, attacker: &str, victim: &str, options: &RuleOptions) -> Prepared {
+        Prepared::new(
+            action,
+            &matchup(attacker, victim),
+            options,
+            &ActionOptions::default(),
+        )
+        .unwrap()
+    }
+
+    /// The text's worked example at every level of the mugging study, against P(hit) × P(fail the save)
+    /// computed by hand from the tables.
+    #[test]
+    fn thief_vs_ogre_knockout_odds_are_exact_at_every_level_gap() {
+        let rogue_thac0 = [
+            20, 20, 19, 19, 18, 18, 17, 17, 16, 16, 15, 15, 14, 14, 13, 13, 12, 12, 11, 11,
+        ];
+        for helmets in [false, true] {
+            let options = RuleOptions {
+                helmets,
+                ..RuleOptions::default()
+            };
+            for level in 1..=20 {
+                let thief = format!(
+                    "class = \"thief\"\nlevel = {level}\nstrength = 12\nweapon = \"club\"\nposition = \"behind\""
+                );
+                let p = prepared(
+                    Action::Mug,
+                    &thief,
+                    "monster = \"ogre\"\naware = false",
+                    &options,
+                );
+                let m = exact(&p, Action::Mug).unwrap();
+                let ac = if helmets { 10 } else { 5 };
+                let need = (rogue_thac0[level - 1] - ac - 4).clamp(2, 20);
+                let p_hit = f64::from(21 - need) / 20.0;
+                let save = 12 + level as i32 - 4;
+                let p_fail = f64::from((save - 1).clamp(0, 20)) / 20.0;
+                let expected = p_hit * p_fail;
+                assert!(
+                    (value(&m, "p_knockout") - expected).abs() < 1e-12,
+                    "level {level}, helmets {helmets}"
+                );
+                assert!((value(&m, "p_hit") - p_hit).abs() < 1e-12);
+                if p_fail > 0.0 {
+                    assert!(
+                        (value(&m, "ko_rounds") - 9.0).abs() < 1e-9,
+                        "2d8 averages 9, not {}",
+                        value(&m, "ko_rounds")
+                    );
+                }
+                assert_eq!(value(&m, "save_needed"), f64::from(save));
+            }
+        }
+        // The level-9 thief: hits on 7 (14 faces), the ogre needs 17 (fails on 16 faces): 0.56.
+        let p = prepared(
+            Action::Mug,
+            "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"",
+            "monster = \"ogre\"\naware = false",
+            &RuleOptions::default(),
+        );
+        assert!((value(&exact(&p, Action::Mug).unwrap(), "p_knockout") - 0.56).abs() < 1e-12);
+    }
+
+    #[test]
+    fn contest_ties_are_summed_as_a_geometric_series() {
+        // Equal strengths: every 400 pairs, 20 tie under the margin reading; control is then a coin flip
+        // after a hit, and the mean number of rolls is 1/(1 − 1/20).
+        let p = prepared(
+            Action::GrabObject,
+            "class = \"fighter\"\nstrength = 15",
+            "class = \"fighter\"\nstrength = 15\nweapon = \"long sword\"",
+            &RuleOptions::default(),
+        );
+        let m = exact(&p, Action::GrabObject).unwrap();
+        let p_hit = value(&m, "p_hit");
+        assert!((value(&m, "p_control") - p_hit / 2.0).abs() < 1e-12);
+        assert!((value(&m, "contest_rolls") - 20.0 / 19.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn exact_damage_means_match_the_dice() {
+        // A held-back long sword (1d8, Strength 10) against an orc: totals 1,1,1,2,2,3,3,4 → mean 17/8.
+        let p = prepared(
+            Action::Strike,
+            "class = \"fighter\"\nweapon = \"long sword\"",
+            "monster = \"orc\"",
+            &RuleOptions::default(),
+        );
+        let m = exact(&p, Action::Strike).unwrap();
+        assert!((value(&m, "damage") - 17.0 / 8.0).abs() < 1e-12);
+        assert!(
+            (value(&m, "damage_real") + value(&m, "damage_temporary") - 17.0 / 8.0).abs() < 1e-12
+        );
+    }
+
+    #[test]
+    fn fights_have_no_exact_answer() {
+        let fight = Prepared::new(
+            Action::Brawl,
+            &matchup("class = \"fighter\"", "class = \"fighter\""),
+            &RuleOptions::default(),
+            &ActionOptions::default(),
+        )
+        .unwrap();
+        assert!(exact(&fight, Action::Brawl).is_none());
+    }
+}

@@ -1,0 +1,273 @@
+//! Exact answers against the simulation: every estimate of every shipped single-action study lies within
+//! 4.5 standard errors of its exact value, the 95 % Wilson intervals cover the exact value about 95 % of the
+//! time, and the command line writes `exact.csv` and the `exact` column.
+
+mod common;
+
+use common::*;
+use subdual::engine;
+use subdual::export::summary::summarize;
+use subdual::scenario::Scenario;
+use subdual::stats::exact::exact;
+use subdual::stats::metrics::is_probability;
+
+fn single_action_studies() -> Vec<Scenario> {
+    let mut files: Vec<_> = std::fs::read_dir(repo().join("scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| Scenario::load(f).unwrap())
+        .filter(|s| !s.action.is_fight())
+        .collect()
+}
+
+/// The largest |estimate − exact| / standard error over every metric of every point. A probability's
+/// standard error is taken at the exact value (so an estimate of 0 against a small exact chance is still
+/// judged); a mean's is the sample's. Quantities with no spread must match exactly.
+fn worst_z(scenario: &Scenario, trials: u64, seed: u64) -> (f64, String) {
+    let points: Vec<_> = scenario
+        .points
+        .iter()
+        .map(|p| p.prepared.as_ref().ok())
+        .collect();
+    let tallies = engine::run(&points, trials, seed, &|_| {});
+    let summaries = summarize(scenario, &tallies);
+    let mut worst = (0.0f64, String::new());
+    for (point, summary) in scenario.points.iter().zip(&summaries) {
+        let (Ok(prepared), Ok(metrics)) = (&point.prepared, &summary.result) else {
+            continue;
+        };
+        let truth = exact(prepared, scenario.action).expect("single actions have exact values");
+        for (m, t) in metrics.iter().zip(&truth) {
+            assert_eq!(m.metric, t.metric);
+            let (Some(estimate), Some(exact)) = (m.value.estimate, t.exact) else {
+                assert_eq!(
+                    m.value.estimate.is_some(),
+                    t.exact.is_some(),
+                    "{}: {} exists in one only",
+                    scenario.stem,
+                    m.metric
+                );
+                continue;
+            };
+            let se = if is_probability(m.metric) {
+                (exact * (1.0 - exact) / m.value.trials as f64).sqrt()
+            } else {
+                m.value.std_error.unwrap_or(0.0)
+            };
+            let z = if se > 0.0 {
+                (estimate - exact).abs() / se
+            } else {
+                assert!(
+                    (estimate - exact).abs() < 1e-9,
+                    "{}: {} is {estimate}, exactly {exact}",
+                    scenario.stem,
+                    m.metric
+                );
+                0.0
+            };
+            if z > worst.0 {
+                worst = (
+                    z,
+                    format!(
+                        "{} {} {:?} {}",
+                        scenario.stem, summary.variant, summary.values, m.metric
+                    ),
+                );
+            }
+        }
+    }
+    worst
+}
+
+#[test]
+fn every_shipped_estimate_lies_within_4_5_standard_errors_of_the_exact_value() {
+    let studies = single_action_studies();
+    assert!(studies.len() >= 6);
+    for s in &studies {
+        let (z, at) = worst_z(s, 20_000, s.seed);
+        assert!(z <= 4.5, "z = {z} at {at}");
+    }
+}
+
+#[test]
+#[ignore = "statistics at 10^7 trials a point: run with --ignored"]
+fn every_shipped_estimate_lies_within_4_5_standard_errors_at_ten_million_trials() {
+    let mut worst = (0.0, String::new());
+    for s in &single_action_studies() {
+        let found = worst_z(s, 10_000_000, s.seed);
+        if found.0 > worst.0 {
+            worst = found;
+        }
+    }
+    println!(
+        "worst z over the shipped studies at 10^7 trials: {:.3} ({})",
+        worst.0, worst.1
+    );
+    assert!(worst.0 <= 4.5);
+}
+
+/// How often, over `seeds` independent seeds of `trials` trials, the 95 % Wilson interval of `metric` at
+/// the first point of `text` contains the exact value.
+fn coverage(text: &str, metric: &str, seeds: u64, trials: u64) -> f64 {
+    let s = Scenario::parse("coverage.toml", "coverage", text.as_bytes()).unwrap();
+    let prepared = s.points[0].prepared.as_ref().unwrap();
+    let truth = exact(prepared, s.action).unwrap();
+    let exact_value = truth
+        .iter()
+        .find(|m| m.metric == metric)
+        .and_then(|m| m.exact)
+        .unwrap();
+    let mut covered = 0;
+    for seed in 0..seeds {
+        // Seeds far apart: each run is an independent experiment.
+        let tallies = engine::run(
+            &[Some(prepared)],
+            trials,
+            seed.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            &|_| {},
+        );
+        let summaries = summarize(&s, &tallies);
+        let e = summaries[0].metric(metric).unwrap();
+        if e.ci_low.unwrap() <= exact_value && exact_value <= e.ci_high.unwrap() {
+            covered += 1;
+        }
+    }
+    covered as f64 / seeds as f64
+}
+
+const MUG: &str = "action = \"mug\"\n[attacker]\nclass = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"\n[victim]\nmonster = \"ogre\"\naware = false\n";
+const SAP: &str = "action = \"sap\"\n[attacker]\nclass = \"fighter\"\nlevel = 6\nstrength = 17\nweapon = \"club\"\n[victim]\nclass = \"fighter\"\nlevel = 2\nac = 5\n";
+const GRAB: &str = "action = \"grab_object\"\n[attacker]\nclass = \"fighter\"\nstrength = 16\n[victim]\nclass = \"fighter\"\nstrength = 15\nweapon = \"long sword\"\n";
+
+#[test]
+#[ignore = "400 seeds × 10^4 trials for three metrics: run with --ignored"]
+fn wilson_intervals_cover_the_exact_value_about_95_percent_of_the_time() {
+    for (name, text, metric) in [
+        ("mug", MUG, "p_knockout"),
+        ("sap", SAP, "p_knockout"),
+        ("grab_object", GRAB, "p_control"),
+    ] {
+        let c = coverage(text, metric, 400, 10_000);
+        println!("coverage of {name} {metric}: {c:.4}");
+        assert!((0.93..=0.97).contains(&c), "{name} {metric}: coverage {c}");
+    }
+}
+
+#[test]
+fn coverage_is_measured_from_real_intervals() {
+    // A small, fast version of the coverage study, so the machinery itself is exercised by `cargo test`.
+    let c = coverage(MUG, "p_knockout", 40, 2_000);
+    assert!(c >= 0.8, "coverage {c}");
+}
+
+#[test]
+fn the_exact_command_writes_exact_csv_and_refuses_fights() {
+    let scratch = Scratch::new("the_exact_command");
+    let out = scratch.out();
+    let file = repo().join("scenarios/mugging-level-gap.toml");
+    let o = subdual([
+        "exact".as_ref(),
+        file.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_success(&o);
+    let csv = read(&out.join("mugging-level-gap").join("exact.csv"));
+    assert!(csv.starts_with(
+        "variant,attacker.level,level_gap,metric,estimate,ci_low,ci_high,std_error,trials,status\n"
+    ));
+    // Level 9, gap 5: the text's example, 0.56 exactly.
+    assert!(
+        csv.contains("as written,9,5,p_knockout,0.56,0.56,0.56,0,0,ok"),
+        "{csv}"
+    );
+    let fight = repo().join("scenarios/subdue-ogre.toml");
+    let o = subdual([
+        "exact".as_ref(),
+        fight.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a fight"));
+    assert!(!out.join("subdue-ogre").exists());
+}
+
+#[test]
+fn run_exact_adds_the_exact_column_last() {
+    let scratch = Scratch::new("run_exact_adds");
+    let file = repo().join("scenarios/mugging-level-gap.toml");
+    let o = run_quiet(&file, &scratch.out(), &["--trials", "2000", "--exact"]);
+    assert_success(&o);
+    let csv = read(&scratch.out().join("mugging-level-gap").join("summary.csv"));
+    let header = csv.lines().next().unwrap();
+    assert!(header.ends_with(",trials,status,exact"), "{header}");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("as written,9,5,p_knockout,") && l.ends_with(",ok,0.56"))
+    );
+    let svg = read(
+        &scratch
+            .out()
+            .join("mugging-level-gap")
+            .join("ko-by-level-gap.svg"),
+    );
+    assert!(svg.contains("exact value"));
+}
+
+#[test]
+fn target_error_runs_until_the_headline_intervals_are_narrow_enough() {
+    let scratch = Scratch::new("target_error_runs");
+    let file = repo().join("scenarios/mugging-level-gap.toml");
+    let run = |threads: &str| {
+        let o = run_quiet(
+            &file,
+            &scratch.out(),
+            &[
+                "--target-error",
+                "0.002",
+                "--no-charts",
+                "--threads",
+                threads,
+            ],
+        );
+        assert_success(&o);
+        (
+            read(
+                &scratch
+                    .out()
+                    .join("mugging-level-gap")
+                    .join("manifest.json"),
+            ),
+            read(&scratch.out().join("mugging-level-gap").join("summary.csv")),
+        )
+    };
+    let (manifest, summary) = run("2");
+    let trials: u64 = manifest
+        .split("\"trials\": ")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // p(1-p) ≤ 1/4: 1.96·0.5/√n ≤ 0.002 needs n ≥ 240,100; doubling from 65,536 lands on 262,144.
+    assert_eq!(trials, 262_144);
+    for line in summary.lines().filter(|l| l.contains(",p_knockout,")) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let (low, high): (f64, f64) = (cells[5].parse().unwrap(), cells[6].parse().unwrap());
+        assert!((high - low) / 2.0 <= 0.002, "{line}");
+    }
+    let (_, again) = run("1");
+    assert_eq!(
+        summary, again,
+        "deterministic for a seed, on any thread count"
+    );
+}

@@ -196,16 +196,21 @@ impl FightPlan {
         intent: Intent,
         max_rounds: u32,
     ) -> Result<FightPlan, Ineligible> {
-        for c in [&m.attacker, &m.victim] {
-            if c.state.is_helpless() {
-                return Err(Ineligible::VictimHelpless(StateName(c.state)));
-            }
+        if m.attacker.state.is_helpless() {
+            return Err(Ineligible::AttackerHelpless(StateName(m.attacker.state)));
+        }
+        if m.victim.state.is_helpless() {
+            return Err(Ineligible::VictimHelpless(StateName(m.victim.state)));
         }
         let held_back = intent == Intent::Subdue;
         let attacker_mode = match style {
             Some(Style::Wrestle) => Mode::Wrestle,
             Some(Style::Overbear) => Mode::Overbear,
             Some(_) => Mode::Punch,
+            // A monster fights with its natural attacks when it has them and no weapon: held back too.
+            None if m.attacker.weapon.is_fist() && !m.attacker.attacks.is_empty() => {
+                Mode::Natural { held_back: true }
+            }
             None => {
                 crate::rules::strike::eligibility(m)?;
                 Mode::Weapon { held_back: true }
@@ -339,8 +344,10 @@ impl FightPlan {
                 }
             } else {
                 if armed && f[VICTIM].can_act(round, death_at) {
-                    // One extra attack at +4 before the round; his normal attacks follow initiative.
-                    self.turn(VICTIM, f, round, 1, bonus, &mut bout_began, rng);
+                    // One extra attack at +4 before the round; his normal attacks follow initiative. It is
+                    // an attack, not his turn: a held defender still spends his first normal attack on the
+                    // contest, not this one.
+                    self.attack(VICTIM, f, round, bonus, None, &mut bout_began, rng);
                 }
                 let order = match initiative[ATTACKER].cmp(&initiative[VICTIM]) {
                     std::cmp::Ordering::Less => [Some(ATTACKER), Some(VICTIM)],
@@ -489,8 +496,9 @@ impl FightPlan {
             } => {
                 let dice = natural.or_else(|| me.natural.first().copied());
                 let Some(dice) = dice else { return };
-                // Natural attacks: a plain d20, no Strength or magic.
-                if roll(modifier).roll(rng).hit {
+                // Natural attacks: a plain d20, no Strength or magic; −4 when held back.
+                let penalty = if holding_back { HELD_BACK_PENALTY } else { 0 };
+                if roll(modifier + penalty).roll(rng).hit {
                     f[o].take(blow_damage(dice.roll(rng).max(1), holding_back, rounding));
                 }
             }

@@ -117,6 +117,9 @@ pub enum Ineligible {
     /// A contest, and a fight, need an awake opponent.
     #[error("this action needs an awake victim (the victim is {0})")]
     VictimHelpless(StateName),
+    /// A fight needs an attacker who can fight.
+    #[error("a fight needs an awake attacker (the attacker is {0})")]
+    AttackerHelpless(StateName),
     /// Grabbing an object needs something held.
     #[error("the victim holds no weapon to grab")]
     NothingToGrab,

@@ -91,6 +91,39 @@ fn an_extra_attack_leaves_the_normal_one_to_initiative() {
 }
 
 #[test]
+fn a_held_defender_with_an_extra_attack_still_makes_it_and_breaks_free_once() {
+    let o = RuleOptions {
+        armed_defender_extra_attack: true,
+        ..RuleOptions::default()
+    };
+    let wrestler = "class = \"fighter\"\nlevel = 1\nhp = 50";
+    let dagger_guard = "class = \"fighter\"\nlevel = 1\nhp = 50\nweapon = \"dagger\"";
+    let p = FightPlan::prepare(
+        &matchup(wrestler, dagger_guard),
+        &o,
+        Some(Style::Wrestle),
+        Intent::Lethal,
+        2,
+    )
+    .unwrap();
+    let mut dice = Scripted::new([
+        1, 2, 1, 15, 15,
+        5, // round 1: the extra attack misses; the wrestler (first) takes an arm lock;
+        // the guard's normal attack is his contest, lost
+        1, 2, 10, 3, 15,
+        5, // round 2: the extra dagger attack (+4, −4 held) hits for 3 + 4; one contest, lost
+    ]);
+    let (_, f) = fight(&p, &mut dice);
+    assert_eq!(
+        dice.requests(),
+        &[10, 10, 20, 20, 20, 20, 10, 10, 20, 4, 20, 20]
+    );
+    assert_eq!(f[ATTACKER].real, 3 + 4, "the extra attack's +4 damage");
+    assert_eq!(dice.remaining(), 0);
+    assert!(f[VICTIM].held);
+}
+
+#[test]
 fn a_hold_kept_three_rounds_does_1_then_2_then_3() {
     let wrestler = "class = \"fighter\"\nlevel = 1\nhp = 50";
     let dagger_guard = "class = \"fighter\"\nlevel = 1\nhp = 50\nweapon = \"dagger\"";
@@ -331,6 +364,26 @@ fn monsters_make_every_attack_of_their_list() {
 }
 
 #[test]
+fn a_subduing_monster_holds_back_its_natural_attacks() {
+    let p = plan(
+        "monster = \"ogre\"\nhp = 50",
+        "class = \"fighter\"\nhp = 50",
+        None,
+        Intent::Lethal,
+        1,
+    );
+    // Ogre THAC0 17 against AC 10 at −4: needs 11. A 1d10 of 9 held back is 4 and a half, rounded down to
+    // 4: 2 real, 2 temporary. The fighter (fists: he punches) then misses.
+    let mut dice = Scripted::new([1, 5, 11, 9, 2]);
+    let (_, f) = fight(&p, &mut dice);
+    assert_eq!(dice.requests(), &[10, 10, 20, 10, 20]);
+    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (2, 2));
+    let mut dice = Scripted::new([1, 5, 10, 2]);
+    fight(&p, &mut dice);
+    assert_eq!(dice.requests(), &[10, 10, 20, 20], "10 misses at −4");
+}
+
+#[test]
 fn warriors_of_7_to_12_attack_twice_every_second_round() {
     let p = plan(
         "class = \"fighter\"\nlevel = 7\nhp = 50\nweapon = \"long sword\"",
@@ -385,6 +438,14 @@ fn sleeping_fighters_and_uncontrollable_blades_are_ineligible() {
     assert!(matches!(
         FightPlan::prepare(&m, &o, Some(Style::Punch), Intent::Lethal, 10),
         Err(Ineligible::VictimHelpless(_))
+    ));
+    let m = matchup(
+        "class = \"fighter\"\nstate = \"held\"",
+        "class = \"fighter\"",
+    );
+    assert!(matches!(
+        FightPlan::prepare(&m, &o, Some(Style::Punch), Intent::Lethal, 10),
+        Err(Ineligible::AttackerHelpless(_))
     ));
     let m = matchup(
         "class = \"fighter\"\nweapon = \"mace\"",

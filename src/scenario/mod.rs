@@ -21,7 +21,7 @@ use crate::rules::options::RuleOptions;
 use crate::rules::{Combatant, CombatantSpec, Ineligible, Matchup};
 use chart::{Chart, ChartSpec};
 use locate::{ScenarioError, Seg, Source, did_you_mean};
-use sweep::SweepValue;
+use sweep::{SECTIONS, SweepValue};
 
 /// Trials per point when neither the file nor `--trials` says.
 pub const DEFAULT_TRIALS: u64 = 100_000;
@@ -210,8 +210,6 @@ struct Builder<'a> {
     table: &'a Table,
     raw: RawScenario,
 }
-
-const COMBATANTS: [&str; 2] = ["attacker", "victim"];
 
 impl Builder<'_> {
     fn error(
@@ -591,83 +589,65 @@ impl Builder<'_> {
         axes: &[Axis],
         picks: &[usize],
     ) -> Result<Point, ScenarioError> {
-        let has_variants = overrides.contains_key("name");
-        let mut sections: Vec<(&str, Table)> = Vec::new();
-        for section in ["attacker", "victim", "action_options", "rules"] {
-            let mut merged = match self.table.get(section) {
-                Some(Value::Table(t)) => t.clone(),
-                _ => Table::new(),
-            };
-            if let Some(Value::Table(t)) = overrides.get(section) {
-                for (k, v) in t {
-                    merged.insert(k.clone(), v.clone());
-                }
+        // Base, then the variant's tables key by key, then the sweep values.
+        let mut sections: [Table; 4] = Default::default();
+        for (name, merged) in SECTIONS.iter().zip(sections.iter_mut()) {
+            if let Some(Value::Table(t)) = self.table.get(*name) {
+                *merged = t.clone();
             }
-            sections.push((section, merged));
+            if let Some(Value::Table(t)) = overrides.get(*name) {
+                merged.extend(t.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
         }
         let mut values = Vec::with_capacity(axes.len());
         for (axis, pick) in axes.iter().zip(picks) {
             let value = axis.values[*pick].clone();
             let segments: Vec<&str> = axis.path.split('.').collect();
-            if let Some((_, table)) = sections.iter_mut().find(|(name, _)| *name == segments[0]) {
-                set_path(table, &segments[1..], value.to_toml());
+            if let Some(i) = SECTIONS.iter().position(|name| *name == segments[0]) {
+                set_path(&mut sections[i], &segments[1..], value.to_toml());
             }
             values.push(value);
         }
-        let variant_index = if has_variants { variant } else { usize::MAX };
-        let take = |name: &str| {
-            sections
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, t)| t.clone())
-                .unwrap_or_default()
+        let [attacker, victim, action_options, rules] = sections;
+        let combatant = |side: &'static str, table: Table| -> Result<Combatant, ScenarioError> {
+            let spec: CombatantSpec = self.typed(side, table, axes, picks)?;
+            Combatant::resolve(&spec).map_err(|SpecError { field, message }| {
+                let path = self.origin(variant, axes, picks, side, field);
+                self.error(&path, format!("{side}.{field}: {message}"), None)
+            })
         };
-        // Type errors here come from sweep values (the file itself was checked above).
-        let typed = |section: &'static str| -> Result<Value, ScenarioError> {
-            Ok(Value::Table(take(section)))
+        let matchup = Matchup {
+            attacker: combatant("attacker", attacker)?,
+            victim: combatant("victim", victim)?,
         };
-        let mut resolved = Vec::new();
-        for side in COMBATANTS {
-            let spec: CombatantSpec = typed(side)?
-                .try_into()
-                .map_err(|e: toml::de::Error| self.sweep_type_error(side, axes, picks, &e))?;
-            let combatant = Combatant::resolve(&spec).map_err(|SpecError { field, message }| {
-                let path = self.origin(variant_index, axes, picks, side, field);
-                self.error(
-                    &path,
-                    format!("{side}.{message_field}: {message}", message_field = field),
-                    None,
-                )
-            })?;
-            resolved.push(combatant);
-        }
-        let options: RuleOptions = typed("rules")?
-            .try_into()
-            .map_err(|e: toml::de::Error| self.sweep_type_error("rules", axes, picks, &e))?;
+        let options: RuleOptions = self.typed("rules", rules, axes, picks)?;
         options.validate().map_err(|e| {
-            let path = self.origin(variant_index, axes, picks, "rules", e.switch);
+            let path = self.origin(variant, axes, picks, "rules", e.switch);
             self.error(&path, e.to_string(), None)
         })?;
         // Ranges and the options each action reads were checked where they are written (file and sweeps).
         let action_options: ActionOptionsSpec =
-            typed("action_options")?
-                .try_into()
-                .map_err(|e: toml::de::Error| {
-                    self.sweep_type_error("action_options", axes, picks, &e)
-                })?;
-        let victim = resolved
-            .pop()
-            .unwrap_or_else(|| unreachable!("two combatants were resolved"));
-        let attacker = resolved
-            .pop()
-            .unwrap_or_else(|| unreachable!("two combatants were resolved"));
-        let matchup = Matchup { attacker, victim };
+            self.typed("action_options", action_options, axes, picks)?;
         Ok(Point {
             variant,
             values,
             level_gap: matchup.level_gap(),
             prepared: Prepared::new(action, &matchup, &options, &action_options.resolve()),
         })
+    }
+
+    /// A merged section as its typed struct. The file itself was type-checked when it was read, so an error
+    /// here comes from a sweep value.
+    fn typed<T: serde::de::DeserializeOwned>(
+        &self,
+        section: &str,
+        table: Table,
+        axes: &[Axis],
+        picks: &[usize],
+    ) -> Result<T, ScenarioError> {
+        Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| self.sweep_type_error(section, axes, picks, &e))
     }
 
     /// A sweep value of the wrong type: point at the value of the first axis into this section.

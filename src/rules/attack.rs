@@ -214,14 +214,14 @@ pub fn judge(
     }
 }
 
-/// The chance that one round of the contest ties (rolled again), over all 400 pairs of faces, judged by
+/// How many of the 400 pairs of faces tie one round of the contest (to be rolled again), judged by
 /// [`judge`] itself.
-pub fn tie_chance(first: ContestScore, second: ContestScore, mode: GrabContest) -> f64 {
+pub fn tied_pairs(first: ContestScore, second: ContestScore, mode: GrabContest) -> u32 {
     let ties = (1..=20u32)
         .flat_map(|a| (1..=20u32).map(move |b| (a, b)))
         .filter(|&(a, b)| judge(first, second, a, b, mode) == Ordering::Equal)
         .count();
-    ties as f64 / 400.0
+    ties as u32
 }
 
 /// The grab contest: both sides roll a d20 (first side first) until one wins.

@@ -7,7 +7,7 @@
 
 use crate::dice::Enumerator;
 use crate::rules::action::{Action, Prepared};
-use crate::rules::attack::tie_chance;
+use crate::rules::attack::tied_pairs;
 use crate::stats::interval::Estimate;
 use crate::stats::metrics::{MetricValue, Record, Sink, Source, split, summary_table};
 use crate::stats::tally::{COUNTERS, HISTOGRAMS};
@@ -99,17 +99,16 @@ fn walk(p: &Prepared) -> Option<(Weights, f64)> {
             );
         }};
     }
-    let tied_pairs = |chance: f64| (chance * 400.0).round() as u128;
     match p {
         Prepared::Mug(m) => leaves!(m, |_: &_| false),
         Prepared::Sap(s) => leaves!(s, |_: &_| false),
         Prepared::Strike(s) => leaves!(s, |_: &_| false),
         Prepared::GrabObject(g) => {
-            ties = tied_pairs(tie_chance(g.grabber, g.holder, g.mode));
+            ties = u128::from(tied_pairs(g.grabber, g.holder, g.mode));
             leaves!(g, |o: &crate::rules::grab::GrabObjectOutcome| o.hit)
         }
         Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
-            ties = tied_pairs(tie_chance(g.victim, g.grabber, g.mode));
+            ties = u128::from(tied_pairs(g.victim, g.grabber, g.mode));
             leaves!(g, |o: &crate::rules::grab::HoldOutcome| o.hold)
         }
         Prepared::Fight(_) => return None,

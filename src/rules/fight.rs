@@ -20,7 +20,7 @@ pub const ATTACKER: usize = 0;
 /// The victim's side index.
 pub const VICTIM: usize = 1;
 
-/// How a side attacks.
+/// How a side attacks, as `prepare` decides it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
     /// With the weapon in hand, at full force or held back.
@@ -35,35 +35,80 @@ enum Mode {
     Overbear,
 }
 
-/// A weapon's numbers against the other side.
+/// What one attack does once it is rolled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Arm {
-    dice: Dice,
-    magic: i32,
-    size: Size,
+enum Kind {
+    /// No attack at all (a weapon slot with nothing in it).
+    Idle,
+    /// A weapon's or a natural attack's damage dice, at full force or held back.
+    Dice { held_back: bool, natural: bool },
+    /// Punching.
+    Punch,
+    /// Wrestling.
+    Wrestle,
+    /// Overbearing.
+    Overbear,
 }
+
+/// The situations that change an attack roll, as bits of an index into [`Blow::rolls`].
+const ARMED_BONUS: usize = 1;
+const TARGET_STUNNED: usize = 2;
+const TARGET_PRONE: usize = 4;
+const HELD: usize = 8;
+const SITUATIONS: usize = 16;
+
+/// The situational modifier of an attack roll (RULES.md §6): the armed defender's bonus, +4 against a
+/// stunned or prone target (prone does not help the overbearer, who must pin him), −4 while held (a
+/// wrestler attacks the holder normally).
+fn situational_modifier(kind: Kind, situation: usize, armed_bonus: i32) -> i32 {
+    let mut modifier = 0;
+    if situation & ARMED_BONUS != 0 {
+        modifier += armed_bonus;
+    }
+    let prone = situation & TARGET_PRONE != 0 && kind != Kind::Overbear;
+    if situation & TARGET_STUNNED != 0 || prone {
+        modifier += 4;
+    }
+    if situation & HELD != 0 && kind != Kind::Wrestle {
+        modifier -= 4;
+    }
+    modifier
+}
+
+/// One way a side attacks, folded into numbers once per point: the attack roll for every situation, the
+/// damage dice and what is added to them. A fight then only indexes tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Blow {
+    kind: Kind,
+    /// The attack roll in each situation, indexed by the `ARMED_BONUS | TARGET_* | HELD` bits.
+    rolls: [AttackRoll; SITUATIONS],
+    /// The weapon's damage dice, or the first natural attack's.
+    dice: Dice,
+    /// Added to the damage dice: Strength and magic, plus the armed defender's bonus at index 1.
+    damage_add: [i32; 2],
+}
+
+/// A side's blows by [`Slot`]: the main weapon, the backup, the bare hands.
+const SLOTS: usize = 3;
 
 /// One side, folded into numbers.
 #[derive(Debug, Clone, PartialEq)]
 struct Side {
-    thac0: i32,
-    ac: i32,
-    hit_adjustment: i32,
-    damage_adjustment: i32,
     hp: HitPoints,
-    size: Size,
-    legs: u32,
-    /// Level of a warrior (3/2 attacks at 7-12, 2 at 13+); `None` for everyone else.
-    warrior_level: Option<u32>,
+    damage_adjustment: i32,
+    /// Attacks in odd and even rounds: a monster every natural attack, a warrior 3/2 at levels 7-12 (two
+    /// in every second round, from the second) and 2 from 13, everyone else one.
+    attacks: [u32; 2],
+    /// Every natural attack's dice, in order.
     natural: Vec<Dice>,
     mode: Mode,
-    /// The weapon in hand (the fist's numbers for bare hands).
-    weapon: Option<Arm>,
-    /// Holds a real weapon, not the fist: the armed-defender rule needs one.
-    armed: bool,
-    /// A size S weapon drawn when a wrestling bout makes the main one useless.
-    backup: Option<Arm>,
-    armor_penalty: i32,
+    /// The blow struck from each slot.
+    blows: [Blow; SLOTS],
+    /// The slot held as the fight starts.
+    first_slot: Slot,
+    /// The slot the main weapon gives way to after the first round of a wrestling bout (only size S
+    /// weapons serve): the backup, else the fists; the main slot again when the main weapon is small.
+    in_bout: Slot,
     /// Contest score while holding the other side (size modifier included).
     holding: ContestScore,
     /// Contest score while breaking free.
@@ -76,7 +121,9 @@ pub struct FightPlan {
     sides: [Side; 2],
     options: RuleOptions,
     max_rounds: u32,
-    brawl: bool,
+    /// A brawl against a defender with a real weapon, attacking with it: the armed-defender rule applies
+    /// while he still holds a weapon.
+    armed_defender: bool,
 }
 
 /// How a fight ended.
@@ -103,12 +150,12 @@ pub struct FightOutcome {
     pub killed: [bool; 2],
 }
 
-/// Which weapon a fighter holds right now.
+/// Which weapon a fighter holds right now (an index into [`Side::blows`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Slot {
-    Main,
-    Backup,
-    Fists,
+    Main = 0,
+    Backup = 1,
+    Fists = 2,
 }
 
 /// A fighter's state during one fight.
@@ -152,6 +199,13 @@ impl Fighter {
     }
 }
 
+/// A weapon's numbers against the other side.
+struct Arm {
+    dice: Dice,
+    magic: i32,
+    size: Size,
+}
+
 fn arm(weapon: &crate::rules::catalog::Weapon, against: Size) -> Arm {
     Arm {
         dice: weapon.damage_against(against),
@@ -160,28 +214,140 @@ fn arm(weapon: &crate::rules::catalog::Weapon, against: Size) -> Arm {
     }
 }
 
-fn side(me: &Combatant, other: &Combatant, mode: Mode, options: &RuleOptions) -> Side {
+/// Builds the blow a fighter strikes in `kind`, with `modifier` (everything but the situation) added to
+/// every roll.
+fn blow(
+    me: &Combatant,
+    them: &Combatant,
+    kind: Kind,
+    modifier: i32,
+    dice: Dice,
+    damage_add: i32,
+    options: &RuleOptions,
+) -> Blow {
+    let bonus = options.armed_defender_bonus;
+    Blow {
+        kind,
+        rolls: std::array::from_fn(|situation| {
+            let situational = situational_modifier(kind, situation, bonus);
+            AttackRoll::new(me.thac0, them.ac.normal(), modifier + situational, options)
+        }),
+        dice,
+        damage_add: [damage_add, damage_add + bonus],
+    }
+}
+
+/// The blow struck in `mode` with `weapon` in hand (`None`: the slot is empty).
+fn blow_in(
+    me: &Combatant,
+    them: &Combatant,
+    mode: Mode,
+    weapon: Option<&Arm>,
+    options: &RuleOptions,
+) -> Blow {
+    let penalty = |held_back: bool| if held_back { HELD_BACK_PENALTY } else { 0 };
+    let hit = me.hit_adjustment();
+    let strength = me.damage_adjustment();
+    // The punching column ignores the damage dice: any will do.
+    let fist = Dice::of(1, 2, 0);
+    let make = |kind, modifier, dice, damage_add| {
+        blow(me, them, kind, modifier, dice, damage_add, options)
+    };
+    match mode {
+        Mode::Weapon { held_back } => match weapon {
+            Some(w) => make(
+                Kind::Dice {
+                    held_back,
+                    natural: false,
+                },
+                hit + w.magic + penalty(held_back),
+                w.dice,
+                strength + w.magic,
+            ),
+            None => make(Kind::Idle, 0, fist, 0),
+        },
+        // Natural attacks: a plain d20, no Strength or magic; −4 when held back.
+        Mode::Natural { held_back } => match me.attacks.first() {
+            Some(&dice) => make(
+                Kind::Dice {
+                    held_back,
+                    natural: true,
+                },
+                penalty(held_back),
+                dice,
+                0,
+            ),
+            None => make(Kind::Idle, 0, fist, 0),
+        },
+        Mode::Punch => make(Kind::Punch, hit, fist, 0),
+        Mode::Wrestle => make(
+            Kind::Wrestle,
+            hit + wrestling_armor_penalty(me.armor_type),
+            fist,
+            0,
+        ),
+        Mode::Overbear => make(
+            Kind::Overbear,
+            hit + overbear_modifier(me.size, them.size, them.legs),
+            fist,
+            0,
+        ),
+    }
+}
+
+/// Folds one side: `weapon` and `backup` are what it holds (`None` for a brawler's empty hands).
+fn side(
+    me: &Combatant,
+    them: &Combatant,
+    mode: Mode,
+    weapon: Option<Arm>,
+    backup: Option<Arm>,
+    options: &RuleOptions,
+) -> Side {
+    let warrior_level = me
+        .class()
+        .filter(|c| c.group == Group::Warrior)
+        .map(|_| me.level());
+    let attacks = if matches!(mode, Mode::Natural { .. }) {
+        let n = me.attacks.len() as u32;
+        [n, n]
+    } else {
+        match warrior_level {
+            Some(13..) => [2, 2],
+            Some(7..=12) => [2, 1],
+            _ => [1, 1],
+        }
+    };
+    // A defender whose weapon gave way in a wrestling bout punches.
+    let bare = match mode {
+        Mode::Weapon { .. } => Mode::Punch,
+        m => m,
+    };
+    let in_bout = match (&weapon, &backup) {
+        (Some(w), _) if w.size <= Size::S => Slot::Main,
+        (_, Some(_)) => Slot::Backup,
+        _ => Slot::Fists,
+    };
     Side {
-        thac0: me.thac0,
-        ac: me.ac.normal(),
-        hit_adjustment: me.hit_adjustment(),
-        damage_adjustment: me.damage_adjustment(),
         hp: me.hp,
-        size: me.size,
-        legs: me.legs,
-        warrior_level: me
-            .class()
-            .filter(|c| c.group == Group::Warrior)
-            .map(|_| me.level()),
+        damage_adjustment: me.damage_adjustment(),
+        attacks,
         natural: me.attacks.clone(),
         mode,
-        weapon: Some(arm(&me.weapon, other.size)),
-        armed: !me.weapon.is_fist(),
-        backup: me.backup_weapon.as_ref().map(|b| arm(b, other.size)),
-        armor_penalty: wrestling_armor_penalty(me.armor_type),
+        blows: [
+            blow_in(me, them, mode, weapon.as_ref(), options),
+            blow_in(me, them, mode, backup.as_ref(), options),
+            blow_in(me, them, bare, None, options),
+        ],
+        first_slot: if weapon.is_some() {
+            Slot::Main
+        } else {
+            Slot::Fists
+        },
+        in_bout,
         holding: me
             .contest_score()
-            .modified(size_modifier(me, other, options)),
+            .modified(size_modifier(me, them, options)),
         breaking: me.contest_score(),
     }
 }
@@ -227,18 +393,31 @@ impl FightPlan {
                 _ => Mode::Punch,
             }
         };
-        let mut attacker = side(&m.attacker, &m.victim, attacker_mode, options);
-        if style.is_some() {
-            // A brawler is unarmed whatever he carries.
-            attacker.weapon = None;
-            attacker.backup = None;
-            attacker.armed = false;
-        }
+        let (a, v) = (&m.attacker, &m.victim);
+        // A brawler is unarmed whatever he carries.
+        let (weapon, backup) = match style {
+            Some(_) => (None, None),
+            None => (
+                Some(arm(&a.weapon, v.size)),
+                a.backup_weapon.as_ref().map(|b| arm(b, v.size)),
+            ),
+        };
+        let attacker = side(a, v, attacker_mode, weapon, backup, options);
+        let victim = side(
+            v,
+            a,
+            victim_mode,
+            Some(arm(&v.weapon, a.size)),
+            v.backup_weapon.as_ref().map(|b| arm(b, a.size)),
+            options,
+        );
         Ok(FightPlan {
-            sides: [attacker, side(&m.victim, &m.attacker, victim_mode, options)],
+            sides: [attacker, victim],
             options: options.clone(),
             max_rounds,
-            brawl: style.is_some(),
+            armed_defender: style.is_some()
+                && !v.weapon.is_fist()
+                && matches!(victim_mode, Mode::Weapon { .. }),
         })
     }
 
@@ -247,35 +426,9 @@ impl FightPlan {
         self.max_rounds
     }
 
-    /// Attacks a side makes in a round: a monster every natural attack, a warrior 3/2 at levels 7-12 (two in
-    /// every second round, from the second) and 2 from 13, everyone else one.
+    /// Attacks a side makes in `round`.
     fn attacks(&self, s: usize, round: u32) -> u32 {
-        let side = &self.sides[s];
-        if matches!(side.mode, Mode::Natural { .. }) {
-            return side.natural.len() as u32;
-        }
-        match side.warrior_level {
-            Some(13..) => 2,
-            Some(7..=12) if round.is_multiple_of(2) => 2,
-            _ => 1,
-        }
-    }
-
-    /// The weapon a fighter holds in `slot`.
-    fn arm_in(&self, s: usize, slot: Slot) -> Option<Arm> {
-        match slot {
-            Slot::Main => self.sides[s].weapon,
-            Slot::Backup => self.sides[s].backup,
-            Slot::Fists => None,
-        }
-    }
-
-    /// How a side attacks right now: a defender whose weapon gave way in a wrestling bout punches.
-    fn mode_now(&self, s: usize, fighter: &Fighter) -> Mode {
-        match self.sides[s].mode {
-            Mode::Weapon { .. } if fighter.slot == Slot::Fists => Mode::Punch,
-            m => m,
-        }
+        self.sides[s].attacks[(round % 2) as usize]
     }
 
     /// Both fighters as a fight starts: hit points rolled (attacker first), main weapons in hand.
@@ -290,11 +443,7 @@ impl FightPlan {
             holding: 0,
             hold_began: 0,
             held: false,
-            slot: if self.sides[s].weapon.is_some() {
-                Slot::Main
-            } else {
-                Slot::Fists
-            },
+            slot: self.sides[s].first_slot,
         })
     }
 
@@ -313,52 +462,39 @@ impl FightPlan {
             // After the first round of a wrestling bout only size S weapons can be used.
             if bout_began.is_some_and(|b| round > b) {
                 for s in [ATTACKER, VICTIM] {
-                    if f[s].slot == Slot::Main
-                        && self.sides[s].weapon.is_some_and(|a| a.size > Size::S)
-                    {
-                        f[s].slot = if self.sides[s].backup.is_some() {
-                            Slot::Backup
-                        } else {
-                            Slot::Fists
-                        };
+                    if f[s].slot == Slot::Main {
+                        f[s].slot = self.sides[s].in_bout;
                     }
                 }
             }
             let initiative = [rng.die(10), rng.die(10)];
-            let attacker_tries = f[ATTACKER].can_act(round, death_at);
-            let armed = self.brawl
-                && attacker_tries
-                && self.sides[VICTIM].armed
-                && matches!(self.sides[VICTIM].mode, Mode::Weapon { .. })
-                && f[VICTIM].slot != Slot::Fists;
-            let bonus = self.options.armed_defender_bonus;
+            let armed = self.armed_defender
+                && f[VICTIM].slot != Slot::Fists
+                && f[ATTACKER].can_act(round, death_at);
             if armed && !self.options.armed_defender_extra_attack {
                 // The armed defender resolves all his attacks first, at +4 to hit and damage.
                 if f[VICTIM].can_act(round, death_at) {
-                    let n = self.attacks(VICTIM, round);
-                    self.turn(VICTIM, f, round, n, bonus, &mut bout_began, rng);
+                    self.turn(VICTIM, f, round, true, &mut bout_began, rng);
                 }
                 if f[ATTACKER].can_act(round, death_at) {
-                    let n = self.attacks(ATTACKER, round);
-                    self.turn(ATTACKER, f, round, n, 0, &mut bout_began, rng);
+                    self.turn(ATTACKER, f, round, false, &mut bout_began, rng);
                 }
             } else {
                 if armed && f[VICTIM].can_act(round, death_at) {
                     // One extra attack at +4 before the round; his normal attacks follow initiative. It is
                     // an attack, not his turn: a held defender still spends his first normal attack on the
                     // contest, not this one.
-                    self.attack(VICTIM, f, round, bonus, None, &mut bout_began, rng);
+                    self.attack(VICTIM, f, round, true, 0, &mut bout_began, rng);
                 }
                 let order = match initiative[ATTACKER].cmp(&initiative[VICTIM]) {
-                    std::cmp::Ordering::Less => [Some(ATTACKER), Some(VICTIM)],
-                    std::cmp::Ordering::Greater => [Some(VICTIM), Some(ATTACKER)],
-                    std::cmp::Ordering::Equal => [None, None],
+                    std::cmp::Ordering::Less => Some([ATTACKER, VICTIM]),
+                    std::cmp::Ordering::Greater => Some([VICTIM, ATTACKER]),
+                    std::cmp::Ordering::Equal => None,
                 };
-                if let [Some(first), Some(second)] = order {
-                    for s in [first, second] {
+                if let Some(order) = order {
+                    for s in order {
                         if f[s].can_act(round, death_at) {
-                            let n = self.attacks(s, round);
-                            self.turn(s, f, round, n, 0, &mut bout_began, rng);
+                            self.turn(s, f, round, false, &mut bout_began, rng);
                         }
                     }
                 } else {
@@ -369,8 +505,7 @@ impl FightPlan {
                     ];
                     for s in [ATTACKER, VICTIM] {
                         if able[s] {
-                            let n = self.attacks(s, round);
-                            self.turn(s, f, round, n, 0, &mut bout_began, rng);
+                            self.turn(s, f, round, false, &mut bout_began, rng);
                         }
                     }
                 }
@@ -403,137 +538,101 @@ impl FightPlan {
         }
     }
 
-    /// One side's turn: `n` attacks (the first spent breaking a hold, or keeping one), each resolving even
-    /// after the target has fallen. `bonus` is the armed defender's +4 to hit and damage.
-    #[allow(clippy::too_many_arguments)]
+    /// One side's turn: its attacks for the round (the first spent breaking a hold, or keeping one), each
+    /// resolving even after the target has fallen. `armed` adds the armed defender's bonus to hit and damage.
     fn turn<R: Roller + ?Sized>(
         &self,
         s: usize,
         f: &mut [Fighter; 2],
         round: u32,
-        n: u32,
-        bonus: i32,
+        armed: bool,
         bout_began: &mut Option<u32>,
         rng: &mut R,
     ) {
         let o = 1 - s;
-        for i in 0..n {
-            if i == 0 && f[s].held {
-                // The held fighter's first attack is the contest to break free.
-                let c = contest(
-                    self.sides[s].breaking,
-                    self.sides[o].holding,
-                    self.options.grab_contest,
-                    rng,
-                );
-                if c.first_wins {
-                    f[s].held = false;
-                    f[o].holding = 0;
-                }
-                continue;
+        let n = self.attacks(s, round);
+        let mut first = 0;
+        if n > 0 && f[s].held {
+            // The held fighter's first attack is the contest to break free.
+            let c = contest(
+                self.sides[s].breaking,
+                self.sides[o].holding,
+                self.options.grab_contest,
+                rng,
+            );
+            if c.first_wins {
+                f[s].held = false;
+                f[o].holding = 0;
             }
-            if i == 0 && f[s].holding > 0 && f[s].hold_began < round {
-                // Keeping the hold is the holder's attack: k + Strength in its k-th round.
-                f[s].holding += 1;
-                let d = wrestling_damage(
-                    f[s].holding,
-                    self.sides[s].damage_adjustment,
-                    self.options.rounding,
-                );
-                f[o].take(d);
-                continue;
-            }
-            let natural = self.sides[s].natural.get(i as usize).copied();
-            self.attack(s, f, round, bonus, natural, bout_began, rng);
+            first = 1;
+        } else if n > 0 && f[s].holding > 0 && f[s].hold_began < round {
+            // Keeping the hold is the holder's attack: k + Strength in its k-th round.
+            f[s].holding += 1;
+            let d = wrestling_damage(
+                f[s].holding,
+                self.sides[s].damage_adjustment,
+                self.options.rounding,
+            );
+            f[o].take(d);
+            first = 1;
+        }
+        for i in first..n {
+            self.attack(s, f, round, armed, i as usize, bout_began, rng);
         }
     }
 
-    /// One attack by side `s` in its current mode.
+    /// Attack number `i` of side `s` this round, with the blow of the slot in hand.
     #[allow(clippy::too_many_arguments)]
     fn attack<R: Roller + ?Sized>(
         &self,
         s: usize,
         f: &mut [Fighter; 2],
         round: u32,
-        bonus: i32,
-        natural: Option<Dice>,
+        armed: bool,
+        i: usize,
         bout_began: &mut Option<u32>,
         rng: &mut R,
     ) {
         let o = 1 - s;
         let me = &self.sides[s];
-        let them = &self.sides[o];
-        let mode = self.mode_now(s, &f[s]);
-        let target_helpless = f[o].stunned(round);
-        let prone = f[o].prone_since.is_some();
-        let mut modifier = bonus;
-        if target_helpless || (prone && mode != Mode::Overbear) {
-            modifier += 4;
-        }
-        if f[s].held && mode != Mode::Wrestle {
-            modifier -= 4;
-        }
+        let blow = &me.blows[f[s].slot as usize];
+        let situation = usize::from(armed) * ARMED_BONUS
+            + usize::from(f[o].stunned(round)) * TARGET_STUNNED
+            + usize::from(f[o].prone_since.is_some()) * TARGET_PRONE
+            + usize::from(f[s].held) * HELD;
+        let roll = &blow.rolls[situation];
         let rounding = self.options.rounding;
-        let roll = |modifier: i32| AttackRoll::new(me.thac0, them.ac, modifier, &self.options);
-        match mode {
-            Mode::Weapon {
-                held_back: holding_back,
-            } => {
-                let Some(weapon) = self.arm_in(s, f[s].slot) else {
-                    return;
-                };
-                let penalty = if holding_back { HELD_BACK_PENALTY } else { 0 };
-                let attack = roll(modifier + me.hit_adjustment + weapon.magic + penalty);
-                if attack.roll(rng).hit {
-                    let rolled =
-                        (weapon.dice.roll(rng) + me.damage_adjustment + weapon.magic + bonus)
-                            .max(1);
-                    f[o].take(blow_damage(rolled, holding_back, rounding));
+        match blow.kind {
+            Kind::Idle => {}
+            Kind::Dice { held_back, natural } => {
+                if roll.roll(rng).hit {
+                    let dice = match natural {
+                        true => me.natural.get(i).copied().unwrap_or(blow.dice),
+                        false => blow.dice,
+                    };
+                    let rolled = (dice.roll(rng) + blow.damage_add[usize::from(armed)]).max(1);
+                    f[o].take(blow_damage(rolled, held_back, rounding));
                 }
             }
-            Mode::Natural {
-                held_back: holding_back,
-            } => {
-                let dice = natural.or_else(|| me.natural.first().copied());
-                let Some(dice) = dice else { return };
-                // Natural attacks: a plain d20, no Strength or magic; −4 when held back.
-                let penalty = if holding_back { HELD_BACK_PENALTY } else { 0 };
-                if roll(modifier + penalty).roll(rng).hit {
-                    f[o].take(blow_damage(dice.roll(rng).max(1), holding_back, rounding));
-                }
-            }
-            Mode::Punch => {
-                let blow = punch(
-                    &roll(modifier + me.hit_adjustment),
-                    me.damage_adjustment,
-                    rounding,
-                    rng,
-                );
-                f[o].take(blow.damage);
-                if let Some(k) = blow.stun {
+            Kind::Punch => {
+                let hit = punch(roll, me.damage_adjustment, rounding, rng);
+                f[o].take(hit.damage);
+                if let Some(k) = hit.stun {
                     f[o].stunned_through = f[o].stunned_through.max(round + k);
                 }
             }
-            Mode::Wrestle => {
+            Kind::Wrestle => {
                 bout_began.get_or_insert(round);
-                let blow = wrestle(
-                    &roll(modifier + me.hit_adjustment + me.armor_penalty),
-                    me.damage_adjustment,
-                    rounding,
-                    rng,
-                );
-                f[o].take(blow.damage);
-                if blow.hold && f[s].holding == 0 {
+                let hit = wrestle(roll, me.damage_adjustment, rounding, rng);
+                f[o].take(hit.damage);
+                if hit.hold && f[s].holding == 0 {
                     f[s].holding = 1;
                     f[s].hold_began = round;
                     f[o].held = true;
                 }
             }
-            Mode::Overbear => {
-                let attack = roll(
-                    modifier + me.hit_adjustment + overbear_modifier(me.size, them.size, them.legs),
-                );
-                if attack.roll(rng).hit {
+            Kind::Overbear => {
+                if roll.roll(rng).hit {
                     match f[o].prone_since {
                         Some(r) if r < round => f[o].pinned = true,
                         Some(_) => {}

@@ -33,7 +33,18 @@ pub fn punch<R: Roller + ?Sized>(
     if !swing.hit {
         return Blow::default();
     }
-    let row = brawl_row(swing.modified);
+    punch_landed(swing.modified, damage_adjustment, rounding, rng)
+}
+
+/// A punch that hit with the modified roll `modified`: its damage and knockout.
+#[inline]
+pub fn punch_landed<R: Roller + ?Sized>(
+    modified: i32,
+    damage_adjustment: i32,
+    rounding: Rounding,
+    rng: &mut R,
+) -> Blow {
+    let row = brawl_row(modified);
     let total = (row.punch_damage + damage_adjustment).max(0) as u32;
     let stun = (rng.die(100) <= row.ko_percent).then(|| rng.die(10));
     Blow {
@@ -63,11 +74,17 @@ pub fn wrestle<R: Roller + ?Sized>(
     if !swing.hit {
         return Blow::default();
     }
+    wrestle_landed(swing.modified, damage_adjustment, rounding)
+}
+
+/// A wrestling move that hit with the modified roll `modified`.
+#[inline]
+pub fn wrestle_landed(modified: i32, damage_adjustment: i32, rounding: Rounding) -> Blow {
     Blow {
         hit: true,
         damage: wrestling_damage(1, damage_adjustment, rounding),
         stun: None,
-        hold: brawl_row(swing.modified).hold,
+        hold: brawl_row(modified).hold,
     }
 }
 

@@ -8,7 +8,7 @@
 use crate::dice::{Dice, Roller};
 use crate::rules::action::{Intent, Style};
 use crate::rules::attack::{AttackRoll, ContestScore, contest};
-use crate::rules::brawl::{overbear_modifier, punch, wrestle, wrestling_damage};
+use crate::rules::brawl::{overbear_modifier, punch_landed, wrestle_landed, wrestling_damage};
 use crate::rules::combatant::{Combatant, HitPoints};
 use crate::rules::grab::size_modifier;
 use crate::rules::strike::{HELD_BACK_PENALTY, held_back};
@@ -181,16 +181,18 @@ impl Fighter {
         self.hp - self.real <= death_at
     }
 
-    fn down(&self, death_at: i32) -> bool {
-        self.pinned || self.dead(death_at) || self.hp - self.real - self.temporary <= 0
+    /// Pinned, dead or knocked out. `death_at` is 0 or −10 and temporary damage is never negative, so the
+    /// dead are always below 1 hit point as well: one comparison covers both.
+    fn down(&self) -> bool {
+        self.pinned || self.hp - self.real - self.temporary <= 0
     }
 
     fn stunned(&self, round: u32) -> bool {
         self.stunned_through >= round
     }
 
-    fn can_act(&self, round: u32, death_at: i32) -> bool {
-        !self.down(death_at) && !self.stunned(round)
+    fn can_act(&self, round: u32) -> bool {
+        !self.down() && !self.stunned(round)
     }
 
     fn take(&mut self, d: Damage) {
@@ -468,49 +470,54 @@ impl FightPlan {
                 }
             }
             let initiative = [rng.die(10), rng.die(10)];
-            let armed = self.armed_defender
-                && f[VICTIM].slot != Slot::Fists
-                && f[ATTACKER].can_act(round, death_at);
+            let armed =
+                self.armed_defender && f[VICTIM].slot != Slot::Fists && f[ATTACKER].can_act(round);
             if armed && !self.options.armed_defender_extra_attack {
                 // The armed defender resolves all his attacks first, at +4 to hit and damage.
-                if f[VICTIM].can_act(round, death_at) {
-                    self.turn(VICTIM, f, round, true, &mut bout_began, rng);
+                if f[VICTIM].can_act(round) {
+                    self.turn::<VICTIM, R>(f, round, true, &mut bout_began, rng);
                 }
-                if f[ATTACKER].can_act(round, death_at) {
-                    self.turn(ATTACKER, f, round, false, &mut bout_began, rng);
+                if f[ATTACKER].can_act(round) {
+                    self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
                 }
             } else {
-                if armed && f[VICTIM].can_act(round, death_at) {
+                if armed && f[VICTIM].can_act(round) {
                     // One extra attack at +4 before the round; his normal attacks follow initiative. It is
                     // an attack, not his turn: a held defender still spends his first normal attack on the
                     // contest, not this one.
-                    self.attack(VICTIM, f, round, true, 0, &mut bout_began, rng);
+                    self.attack::<VICTIM, R>(f, round, true, 0, &mut bout_began, rng);
                 }
-                let order = match initiative[ATTACKER].cmp(&initiative[VICTIM]) {
-                    std::cmp::Ordering::Less => Some([ATTACKER, VICTIM]),
-                    std::cmp::Ordering::Greater => Some([VICTIM, ATTACKER]),
-                    std::cmp::Ordering::Equal => None,
-                };
-                if let Some(order) = order {
-                    for s in order {
-                        if f[s].can_act(round, death_at) {
-                            self.turn(s, f, round, false, &mut bout_began, rng);
+                // Each order is spelled out with constant sides, so that both fighters stay in registers.
+                match initiative[ATTACKER].cmp(&initiative[VICTIM]) {
+                    std::cmp::Ordering::Less => {
+                        if f[ATTACKER].can_act(round) {
+                            self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
+                        }
+                        if f[VICTIM].can_act(round) {
+                            self.turn::<VICTIM, R>(f, round, false, &mut bout_began, rng);
                         }
                     }
-                } else {
-                    // Simultaneous: both sides' attacks are rolled and all their effects apply together.
-                    let able = [
-                        f[ATTACKER].can_act(round, death_at),
-                        f[VICTIM].can_act(round, death_at),
-                    ];
-                    for s in [ATTACKER, VICTIM] {
-                        if able[s] {
-                            self.turn(s, f, round, false, &mut bout_began, rng);
+                    std::cmp::Ordering::Greater => {
+                        if f[VICTIM].can_act(round) {
+                            self.turn::<VICTIM, R>(f, round, false, &mut bout_began, rng);
+                        }
+                        if f[ATTACKER].can_act(round) {
+                            self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
+                        }
+                    }
+                    std::cmp::Ordering::Equal => {
+                        // Simultaneous: both sides' attacks are rolled and all their effects apply together.
+                        let victim_able = f[VICTIM].can_act(round);
+                        if f[ATTACKER].can_act(round) {
+                            self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
+                        }
+                        if victim_able {
+                            self.turn::<VICTIM, R>(f, round, false, &mut bout_began, rng);
                         }
                     }
                 }
             }
-            let down = [f[ATTACKER].down(death_at), f[VICTIM].down(death_at)];
+            let down = [f[ATTACKER].down(), f[VICTIM].down()];
             if down[ATTACKER] || down[VICTIM] {
                 let ending = match down {
                     [true, true] => Ending::BothDown,
@@ -540,16 +547,16 @@ impl FightPlan {
 
     /// One side's turn: its attacks for the round (the first spent breaking a hold, or keeping one), each
     /// resolving even after the target has fallen. `armed` adds the armed defender's bonus to hit and damage.
-    fn turn<R: Roller + ?Sized>(
+    #[inline(always)]
+    fn turn<const S: usize, R: Roller + ?Sized>(
         &self,
-        s: usize,
         f: &mut [Fighter; 2],
         round: u32,
         armed: bool,
         bout_began: &mut Option<u32>,
         rng: &mut R,
     ) {
-        let o = 1 - s;
+        let (s, o) = (S, 1 - S);
         let n = self.attacks(s, round);
         let mut first = 0;
         if n > 0 && f[s].held {
@@ -577,15 +584,15 @@ impl FightPlan {
             first = 1;
         }
         for i in first..n {
-            self.attack(s, f, round, armed, i as usize, bout_began, rng);
+            self.attack::<S, R>(f, round, armed, i as usize, bout_began, rng);
         }
     }
 
     /// Attack number `i` of side `s` this round, with the blow of the slot in hand.
     #[allow(clippy::too_many_arguments)]
-    fn attack<R: Roller + ?Sized>(
+    #[inline(always)]
+    fn attack<const S: usize, R: Roller + ?Sized>(
         &self,
-        s: usize,
         f: &mut [Fighter; 2],
         round: u32,
         armed: bool,
@@ -593,37 +600,43 @@ impl FightPlan {
         bout_began: &mut Option<u32>,
         rng: &mut R,
     ) {
-        let o = 1 - s;
+        let (s, o) = (S, 1 - S);
         let me = &self.sides[s];
         let blow = &me.blows[f[s].slot as usize];
         let situation = usize::from(armed) * ARMED_BONUS
             + usize::from(f[o].stunned(round)) * TARGET_STUNNED
             + usize::from(f[o].prone_since.is_some()) * TARGET_PRONE
             + usize::from(f[s].held) * HELD;
-        let roll = &blow.rolls[situation];
+        if blow.kind == Kind::Wrestle {
+            // A wrestling attack starts the bout, hit or miss.
+            bout_began.get_or_insert(round);
+        }
+        if blow.kind == Kind::Idle {
+            return;
+        }
+        let swing = blow.rolls[situation].roll(rng);
+        if !swing.hit {
+            return;
+        }
         let rounding = self.options.rounding;
         match blow.kind {
-            Kind::Idle => {}
             Kind::Dice { held_back, natural } => {
-                if roll.roll(rng).hit {
-                    let dice = match natural {
-                        true => me.natural.get(i).copied().unwrap_or(blow.dice),
-                        false => blow.dice,
-                    };
-                    let rolled = (dice.roll(rng) + blow.damage_add[usize::from(armed)]).max(1);
-                    f[o].take(blow_damage(rolled, held_back, rounding));
-                }
+                let dice = match natural {
+                    true => me.natural.get(i).copied().unwrap_or(blow.dice),
+                    false => blow.dice,
+                };
+                let rolled = (dice.roll(rng) + blow.damage_add[usize::from(armed)]).max(1);
+                f[o].take(blow_damage(rolled, held_back, rounding));
             }
             Kind::Punch => {
-                let hit = punch(roll, me.damage_adjustment, rounding, rng);
+                let hit = punch_landed(swing.modified, me.damage_adjustment, rounding, rng);
                 f[o].take(hit.damage);
                 if let Some(k) = hit.stun {
                     f[o].stunned_through = f[o].stunned_through.max(round + k);
                 }
             }
             Kind::Wrestle => {
-                bout_began.get_or_insert(round);
-                let hit = wrestle(roll, me.damage_adjustment, rounding, rng);
+                let hit = wrestle_landed(swing.modified, me.damage_adjustment, rounding);
                 f[o].take(hit.damage);
                 if hit.hold && f[s].holding == 0 {
                     f[s].holding = 1;
@@ -631,15 +644,12 @@ impl FightPlan {
                     f[o].held = true;
                 }
             }
-            Kind::Overbear => {
-                if roll.roll(rng).hit {
-                    match f[o].prone_since {
-                        Some(r) if r < round => f[o].pinned = true,
-                        Some(_) => {}
-                        None => f[o].prone_since = Some(round),
-                    }
-                }
-            }
+            Kind::Overbear => match f[o].prone_since {
+                Some(r) if r < round => f[o].pinned = true,
+                Some(_) => {}
+                None => f[o].prone_since = Some(round),
+            },
+            Kind::Idle => {}
         }
     }
 }

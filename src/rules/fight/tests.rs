@@ -494,7 +494,7 @@ fn no_fight_ends_with_both_sides_standing_and_damage_is_never_negative() {
                     for _ in 0..30 {
                         let mut f = p.start(&mut rng);
                         let out = p.fight(&mut f, &mut rng);
-                        let down = f.map(|x| x.down(options.death_at));
+                        let down = f.map(|x| x.down());
                         match out.ending {
                             Ending::Timeout => {
                                 assert!(!down[0] && !down[1], "{i}: a timeout with someone down")

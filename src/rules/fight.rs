@@ -124,6 +124,10 @@ pub struct FightPlan {
     /// A brawl against a defender with a real weapon, attacking with it: the armed-defender rule applies
     /// while he still holds a weapon.
     armed_defender: bool,
+    /// Only weapons and natural attacks on both sides: nobody can be stunned, knocked down, pinned or held,
+    /// and there is no armed defender. Such a fight runs a copy of the round with those conditions known to
+    /// be false, which the compiler removes; the rules are the same code.
+    plain: bool,
 }
 
 /// How a fight ended.
@@ -191,8 +195,13 @@ impl Fighter {
         self.stunned_through >= round
     }
 
-    fn can_act(&self, round: u32) -> bool {
-        !self.down() && !self.stunned(round)
+    /// Able to act this round; in a plain fight nobody is ever stunned or pinned, so only hit points count.
+    fn can_act<const PLAIN: bool>(&self, round: u32) -> bool {
+        if PLAIN {
+            self.hp - self.real - self.temporary > 0
+        } else {
+            !self.down() && !self.stunned(round)
+        }
     }
 
     fn take(&mut self, d: Damage) {
@@ -413,13 +422,22 @@ impl FightPlan {
             v.backup_weapon.as_ref().map(|b| arm(b, a.size)),
             options,
         );
+        let armed_defender =
+            style.is_some() && !v.weapon.is_fist() && matches!(victim_mode, Mode::Weapon { .. });
+        // Slots change only in a wrestling bout, so the blows in hand at the start are the only ones.
+        let plain = !armed_defender
+            && [&attacker, &victim].iter().all(|side| {
+                matches!(
+                    side.blows[side.first_slot as usize].kind,
+                    Kind::Dice { .. } | Kind::Idle
+                )
+            });
         Ok(FightPlan {
             sides: [attacker, victim],
             options: options.clone(),
             max_rounds,
-            armed_defender: style.is_some()
-                && !v.weapon.is_fist()
-                && matches!(victim_mode, Mode::Weapon { .. }),
+            armed_defender,
+            plain,
         })
     }
 
@@ -456,13 +474,27 @@ impl FightPlan {
     }
 
     fn fight<R: Roller + ?Sized>(&self, f: &mut [Fighter; 2], rng: &mut R) -> FightOutcome {
+        if self.plain {
+            self.rounds::<true, R>(f, rng)
+        } else {
+            self.rounds::<false, R>(f, rng)
+        }
+    }
+
+    /// The rounds of a fight; `PLAIN` when [`FightPlan::plain`] says no hold, stun, knock-down or armed
+    /// defender can happen.
+    fn rounds<const PLAIN: bool, R: Roller + ?Sized>(
+        &self,
+        f: &mut [Fighter; 2],
+        rng: &mut R,
+    ) -> FightOutcome {
         let death_at = self.options.death_at;
         let mut bout_began: Option<u32> = None;
         // Rounds left until temporary damage heals (a countdown, not a division per round).
         let mut heal_in = self.options.temp_heal_rounds;
         for round in 1..=self.max_rounds {
             // After the first round of a wrestling bout only size S weapons can be used.
-            if bout_began.is_some_and(|b| round > b) {
+            if !PLAIN && bout_began.is_some_and(|b| round > b) {
                 for s in [ATTACKER, VICTIM] {
                     if f[s].slot == Slot::Main {
                         f[s].slot = self.sides[s].in_bout;
@@ -470,49 +502,51 @@ impl FightPlan {
                 }
             }
             let initiative = [rng.die(10), rng.die(10)];
-            let armed =
-                self.armed_defender && f[VICTIM].slot != Slot::Fists && f[ATTACKER].can_act(round);
+            let armed = !PLAIN
+                && self.armed_defender
+                && f[VICTIM].slot != Slot::Fists
+                && f[ATTACKER].can_act::<PLAIN>(round);
             if armed && !self.options.armed_defender_extra_attack {
                 // The armed defender resolves all his attacks first, at +4 to hit and damage.
-                if f[VICTIM].can_act(round) {
-                    self.turn::<VICTIM, R>(f, round, true, &mut bout_began, rng);
+                if f[VICTIM].can_act::<PLAIN>(round) {
+                    self.turn::<VICTIM, PLAIN, R>(f, round, true, &mut bout_began, rng);
                 }
-                if f[ATTACKER].can_act(round) {
-                    self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
+                if f[ATTACKER].can_act::<PLAIN>(round) {
+                    self.turn::<ATTACKER, PLAIN, R>(f, round, false, &mut bout_began, rng);
                 }
             } else {
-                if armed && f[VICTIM].can_act(round) {
+                if armed && f[VICTIM].can_act::<PLAIN>(round) {
                     // One extra attack at +4 before the round; his normal attacks follow initiative. It is
                     // an attack, not his turn: a held defender still spends his first normal attack on the
                     // contest, not this one.
-                    self.attack::<VICTIM, R>(f, round, true, 0, &mut bout_began, rng);
+                    self.attack::<VICTIM, PLAIN, R>(f, round, true, 0, &mut bout_began, rng);
                 }
                 // Each order is spelled out with constant sides, so that both fighters stay in registers.
                 match initiative[ATTACKER].cmp(&initiative[VICTIM]) {
                     std::cmp::Ordering::Less => {
-                        if f[ATTACKER].can_act(round) {
-                            self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
+                        if f[ATTACKER].can_act::<PLAIN>(round) {
+                            self.turn::<ATTACKER, PLAIN, R>(f, round, false, &mut bout_began, rng);
                         }
-                        if f[VICTIM].can_act(round) {
-                            self.turn::<VICTIM, R>(f, round, false, &mut bout_began, rng);
+                        if f[VICTIM].can_act::<PLAIN>(round) {
+                            self.turn::<VICTIM, PLAIN, R>(f, round, false, &mut bout_began, rng);
                         }
                     }
                     std::cmp::Ordering::Greater => {
-                        if f[VICTIM].can_act(round) {
-                            self.turn::<VICTIM, R>(f, round, false, &mut bout_began, rng);
+                        if f[VICTIM].can_act::<PLAIN>(round) {
+                            self.turn::<VICTIM, PLAIN, R>(f, round, false, &mut bout_began, rng);
                         }
-                        if f[ATTACKER].can_act(round) {
-                            self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
+                        if f[ATTACKER].can_act::<PLAIN>(round) {
+                            self.turn::<ATTACKER, PLAIN, R>(f, round, false, &mut bout_began, rng);
                         }
                     }
                     std::cmp::Ordering::Equal => {
                         // Simultaneous: both sides' attacks are rolled and all their effects apply together.
-                        let victim_able = f[VICTIM].can_act(round);
-                        if f[ATTACKER].can_act(round) {
-                            self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
+                        let victim_able = f[VICTIM].can_act::<PLAIN>(round);
+                        if f[ATTACKER].can_act::<PLAIN>(round) {
+                            self.turn::<ATTACKER, PLAIN, R>(f, round, false, &mut bout_began, rng);
                         }
                         if victim_able {
-                            self.turn::<VICTIM, R>(f, round, false, &mut bout_began, rng);
+                            self.turn::<VICTIM, PLAIN, R>(f, round, false, &mut bout_began, rng);
                         }
                     }
                 }
@@ -548,7 +582,7 @@ impl FightPlan {
     /// One side's turn: its attacks for the round (the first spent breaking a hold, or keeping one), each
     /// resolving even after the target has fallen. `armed` adds the armed defender's bonus to hit and damage.
     #[inline(always)]
-    fn turn<const S: usize, R: Roller + ?Sized>(
+    fn turn<const S: usize, const PLAIN: bool, R: Roller + ?Sized>(
         &self,
         f: &mut [Fighter; 2],
         round: u32,
@@ -559,7 +593,7 @@ impl FightPlan {
         let (s, o) = (S, 1 - S);
         let n = self.attacks(s, round);
         let mut first = 0;
-        if n > 0 && f[s].held {
+        if !PLAIN && n > 0 && f[s].held {
             // The held fighter's first attack is the contest to break free.
             let c = contest(
                 self.sides[s].breaking,
@@ -572,7 +606,7 @@ impl FightPlan {
                 f[o].holding = 0;
             }
             first = 1;
-        } else if n > 0 && f[s].holding > 0 && f[s].hold_began < round {
+        } else if !PLAIN && n > 0 && f[s].holding > 0 && f[s].hold_began < round {
             // Keeping the hold is the holder's attack: k + Strength in its k-th round.
             f[s].holding += 1;
             let d = wrestling_damage(
@@ -584,14 +618,14 @@ impl FightPlan {
             first = 1;
         }
         for i in first..n {
-            self.attack::<S, R>(f, round, armed, i as usize, bout_began, rng);
+            self.attack::<S, PLAIN, R>(f, round, armed, i as usize, bout_began, rng);
         }
     }
 
     /// Attack number `i` of side `s` this round, with the blow of the slot in hand.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn attack<const S: usize, R: Roller + ?Sized>(
+    fn attack<const S: usize, const PLAIN: bool, R: Roller + ?Sized>(
         &self,
         f: &mut [Fighter; 2],
         round: u32,
@@ -603,10 +637,14 @@ impl FightPlan {
         let (s, o) = (S, 1 - S);
         let me = &self.sides[s];
         let blow = &me.blows[f[s].slot as usize];
-        let situation = usize::from(armed) * ARMED_BONUS
-            + usize::from(f[o].stunned(round)) * TARGET_STUNNED
-            + usize::from(f[o].prone_since.is_some()) * TARGET_PRONE
-            + usize::from(f[s].held) * HELD;
+        let situation = if PLAIN {
+            0
+        } else {
+            usize::from(armed) * ARMED_BONUS
+                + usize::from(f[o].stunned(round)) * TARGET_STUNNED
+                + usize::from(f[o].prone_since.is_some()) * TARGET_PRONE
+                + usize::from(f[s].held) * HELD
+        };
         if blow.kind == Kind::Wrestle {
             // A wrestling attack starts the bout, hit or miss.
             bout_began.get_or_insert(round);

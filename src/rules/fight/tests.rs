@@ -517,3 +517,67 @@ fn no_fight_ends_with_both_sides_standing_and_damage_is_never_negative() {
         }
     }
 }
+
+#[test]
+fn a_plain_fight_is_exactly_the_general_fight() {
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::SeedableRng;
+    let sides = [
+        "class = \"fighter\"\nlevel = 1",
+        "class = \"fighter\"\nlevel = 9\nstrength = \"18/50\"\nweapon = \"long sword\"",
+        "class = \"thief\"\nlevel = 4\nweapon = \"short sword\"",
+        "monster = \"ogre\"",
+        "monster = \"nightmare\"",
+        "class = \"fighter\"\nlevel = 14\nweapon = \"two-handed sword\"",
+    ];
+    let mut plain = 0;
+    let mut general = 0;
+    for a in &sides {
+        for v in &sides {
+            for style in [None, Some(Style::Punch), Some(Style::Wrestle)] {
+                for intent in [Intent::Lethal, Intent::Subdue] {
+                    let options = RuleOptions::default();
+                    let Ok(p) = FightPlan::prepare(&matchup(a, v), &options, style, intent, 30)
+                    else {
+                        continue;
+                    };
+                    if !p.plain {
+                        general += 1;
+                        continue;
+                    }
+                    plain += 1;
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+                    for _ in 0..200 {
+                        let start = p.start(&mut rng);
+                        let (mut fast, mut slow) = (start, start);
+                        let mut again = rng.clone();
+                        let out = p.fight(&mut fast, &mut rng);
+                        assert_eq!(
+                            out,
+                            p.rounds::<false, _>(&mut slow, &mut again),
+                            "{a} / {v}"
+                        );
+                        assert_eq!(fast, slow);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        plain >= 20 && general >= 20,
+        "plain {plain}, general {general}"
+    );
+}
+
+#[test]
+fn only_weapons_and_natural_attacks_make_a_plain_fight() {
+    let knight = "class = \"fighter\"\nlevel = 6\nweapon = \"long sword\"";
+    let plain = |a: &str, v: &str, style| plan(a, v, style, Intent::Lethal, 10).plain;
+    assert!(plain(knight, "monster = \"ogre\"", None));
+    assert!(plain(knight, GUARD, None));
+    // An unarmed victim punches back: stuns are possible.
+    assert!(!plain(knight, "class = \"fighter\"", None));
+    // Every brawl punches, wrestles or overbears.
+    assert!(!plain(BRAWLER, GUARD, Some(Style::Punch)));
+    assert!(!plain(BRAWLER, "monster = \"ogre\"", Some(Style::Overbear)));
+}

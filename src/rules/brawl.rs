@@ -3,15 +3,13 @@
 
 use crate::dice::Roller;
 use crate::rules::Damage;
-use crate::rules::attack::AttackRoll;
 use crate::rules::options::Rounding;
 use crate::rules::tables::{Size, brawl_row};
 
-/// What one unarmed attack did.
+/// What one unarmed attack that landed did. Whether it lands is the attack roll's business (the fight rolls
+/// it once for every kind of blow); these functions read the punching and wrestling column for a hit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Blow {
-    /// The attack roll hit.
-    pub hit: bool,
     /// Damage done (25% real, 75% temporary for punches and wrestling).
     pub damage: Damage,
     /// A punch's knockout: stunned for this many rounds.
@@ -20,25 +18,10 @@ pub struct Blow {
     pub hold: bool,
 }
 
-/// A punch: the row of the modified roll gives the damage (plus Strength, never below 0) and the knockout
-/// chance; a knockout (d100 ≤ %KO) stuns for 1d10 rounds.
+/// A punch that hit with the modified roll `modified`: the row gives the damage (plus Strength, never below
+/// 0) and the knockout chance; a knockout (d100 ≤ %KO) stuns for 1d10 rounds.
 #[inline]
 pub fn punch<R: Roller + ?Sized>(
-    attack: &AttackRoll,
-    damage_adjustment: i32,
-    rounding: Rounding,
-    rng: &mut R,
-) -> Blow {
-    let swing = attack.roll(rng);
-    if !swing.hit {
-        return Blow::default();
-    }
-    punch_landed(swing.modified, damage_adjustment, rounding, rng)
-}
-
-/// A punch that hit with the modified roll `modified`: its damage and knockout.
-#[inline]
-pub fn punch_landed<R: Roller + ?Sized>(
     modified: i32,
     damage_adjustment: i32,
     rounding: Rounding,
@@ -48,7 +31,6 @@ pub fn punch_landed<R: Roller + ?Sized>(
     let total = (row.punch_damage + damage_adjustment).max(0) as u32;
     let stun = (rng.die(100) <= row.ko_percent).then(|| rng.die(10));
     Blow {
-        hit: true,
         damage: Damage::quarter_real(total, rounding),
         stun,
         hold: false,
@@ -61,27 +43,11 @@ pub fn wrestling_damage(k: u32, damage_adjustment: i32, rounding: Rounding) -> D
     Damage::quarter_real((k as i32 + damage_adjustment).max(0) as u32, rounding)
 }
 
-/// A wrestling attack: on a hit the modified roll's row says whether it is a hold; every move does
-/// 1 + Strength's damage adjustment.
+/// A wrestling move that hit with the modified roll `modified`: the row says whether it is a hold; every
+/// move does 1 + Strength's damage adjustment.
 #[inline]
-pub fn wrestle<R: Roller + ?Sized>(
-    attack: &AttackRoll,
-    damage_adjustment: i32,
-    rounding: Rounding,
-    rng: &mut R,
-) -> Blow {
-    let swing = attack.roll(rng);
-    if !swing.hit {
-        return Blow::default();
-    }
-    wrestle_landed(swing.modified, damage_adjustment, rounding)
-}
-
-/// A wrestling move that hit with the modified roll `modified`.
-#[inline]
-pub fn wrestle_landed(modified: i32, damage_adjustment: i32, rounding: Rounding) -> Blow {
+pub fn wrestle(modified: i32, damage_adjustment: i32, rounding: Rounding) -> Blow {
     Blow {
-        hit: true,
         damage: wrestling_damage(1, damage_adjustment, rounding),
         stun: None,
         hold: brawl_row(modified).hold,
@@ -98,60 +64,43 @@ pub fn overbear_modifier(attacker: Size, defender: Size, defender_legs: u32) -> 
 mod tests {
     use super::*;
     use crate::dice::Scripted;
-    use crate::rules::RuleOptions;
-
-    fn attack(modifier: i32) -> AttackRoll {
-        // THAC0 20 against AC 10: a modified 10 hits.
-        AttackRoll::new(20, 10, modifier, &RuleOptions::default())
-    }
 
     #[test]
     fn a_punch_reads_its_row_from_the_modified_roll() {
         // 13 + 2 = 15: jab, 2 points, 6% knockout. d100 = 7: no knockout.
-        let mut dice = Scripted::new([13, 7]);
-        let b = punch(&attack(2), 1, Rounding::HalfDown, &mut dice);
+        let mut dice = Scripted::new([7]);
+        let b = punch(13 + 2, 1, Rounding::HalfDown, &mut dice);
         assert_eq!(b.damage.total, 3);
         assert_eq!((b.damage.real, b.damage.temporary), (1, 2));
         assert_eq!(b.stun, None);
         // d100 = 6: knockout, stunned 1d10 = 4 rounds.
-        let mut dice = Scripted::new([13, 6, 4]);
+        let mut dice = Scripted::new([6, 4]);
         assert_eq!(
-            punch(&attack(2), 1, Rounding::HalfDown, &mut dice).stun,
+            punch(13 + 2, 1, Rounding::HalfDown, &mut dice).stun,
             Some(4)
         );
+        assert_eq!(dice.requests(), &[100, 10]);
     }
 
     #[test]
     fn a_wild_swing_with_a_strength_penalty_does_no_damage_not_negative() {
         // 19: wild swing, 0 points; Strength −1 would make it −1: it stays 0.
-        let mut dice = Scripted::new([19, 50]);
-        let b = punch(&attack(0), -1, Rounding::HalfDown, &mut dice);
-        assert!(b.hit);
+        let mut dice = Scripted::new([50]);
+        let b = punch(19, -1, Rounding::HalfDown, &mut dice);
         assert_eq!(b.damage, Damage::default());
     }
 
     #[test]
-    fn a_missed_punch_rolls_only_the_d20() {
-        let mut dice = Scripted::new([9]);
-        assert_eq!(
-            punch(&attack(0), 0, Rounding::HalfDown, &mut dice),
-            Blow::default()
-        );
-        assert_eq!(dice.requests(), &[20]);
-    }
-
-    #[test]
     fn wrestling_holds_come_from_the_hold_rows() {
-        for (natural, hold) in [
+        for (modified, hold) in [
             (15, true),
             (14, false),
             (13, false),
             (20, true),
             (10, false),
         ] {
-            let mut dice = Scripted::new([natural]);
-            let b = wrestle(&attack(0), 0, Rounding::HalfDown, &mut dice);
-            assert_eq!(b.hold, hold, "roll {natural}");
+            let b = wrestle(modified, 0, Rounding::HalfDown);
+            assert_eq!(b.hold, hold, "roll {modified}");
             assert_eq!(b.damage.total, 1);
         }
     }

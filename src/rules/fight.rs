@@ -8,7 +8,7 @@
 use crate::dice::{Dice, Roller};
 use crate::rules::action::{Intent, Style};
 use crate::rules::attack::{AttackRoll, ContestScore, contest};
-use crate::rules::brawl::{overbear_modifier, punch_landed, wrestle_landed, wrestling_damage};
+use crate::rules::brawl::{overbear_modifier, punch, wrestle, wrestling_damage};
 use crate::rules::combatant::{Combatant, HitPoints};
 use crate::rules::grab::size_modifier;
 use crate::rules::strike::{HELD_BACK_PENALTY, held_back};
@@ -667,14 +667,14 @@ impl FightPlan {
                 f[o].take(blow_damage(rolled, held_back, rounding));
             }
             Kind::Punch => {
-                let hit = punch_landed(swing.modified, me.damage_adjustment, rounding, rng);
+                let hit = punch(swing.modified, me.damage_adjustment, rounding, rng);
                 f[o].take(hit.damage);
                 if let Some(k) = hit.stun {
                     f[o].stunned_through = f[o].stunned_through.max(round + k);
                 }
             }
             Kind::Wrestle => {
-                let hit = wrestle_landed(swing.modified, me.damage_adjustment, rounding);
+                let hit = wrestle(swing.modified, me.damage_adjustment, rounding);
                 f[o].take(hit.damage);
                 if hit.hold && f[s].holding == 0 {
                     f[s].holding = 1;

@@ -581,3 +581,22 @@ fn only_weapons_and_natural_attacks_make_a_plain_fight() {
     assert!(!plain(BRAWLER, GUARD, Some(Style::Punch)));
     assert!(!plain(BRAWLER, "monster = \"ogre\"", Some(Style::Overbear)));
 }
+
+#[test]
+fn a_missed_punch_rolls_only_its_d20() {
+    let p = plan(
+        "class = \"fighter\"\nlevel = 1\nhp = 50",
+        "class = \"fighter\"\nhp = 50",
+        Some(Style::Punch),
+        Intent::Lethal,
+        1,
+    );
+    // Initiative 1 against 5: the brawler first; both need a 10 and roll 2.
+    let mut dice = Scripted::new([1, 5, 2, 2]);
+    fight(&p, &mut dice);
+    assert_eq!(dice.requests(), &[10, 10, 20, 20]);
+    // A 15 lands: its knockout d100 follows (50: none), then the defender's missed punch.
+    let mut dice = Scripted::new([1, 5, 15, 50, 2]);
+    fight(&p, &mut dice);
+    assert_eq!(dice.requests(), &[10, 10, 20, 100, 20]);
+}

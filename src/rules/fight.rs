@@ -96,12 +96,12 @@ const SLOTS: usize = 3;
 struct Side {
     hp: HitPoints,
     damage_adjustment: i32,
-    /// Attacks in odd and even rounds: a monster every natural attack, a warrior 3/2 at levels 7-12 (two
-    /// in every second round, from the second) and 2 from 13, everyone else one.
+    /// Attacks in a round, indexed by `round % 2` (even rounds first): a monster every natural attack, a
+    /// warrior 3/2 at levels 7-12 (two in every second round, from the second) and 2 from 13, everyone
+    /// else one.
     attacks: [u32; 2],
     /// Every natural attack's dice, in order.
     natural: Vec<Dice>,
-    mode: Mode,
     /// The blow struck from each slot.
     blows: [Blow; SLOTS],
     /// The slot held as the fight starts.
@@ -344,7 +344,6 @@ fn side(
         damage_adjustment: me.damage_adjustment(),
         attacks,
         natural: me.attacks.clone(),
-        mode,
         blows: [
             blow_in(me, them, mode, weapon.as_ref(), options),
             blow_in(me, them, mode, backup.as_ref(), options),

@@ -188,7 +188,12 @@ impl Fighter {
     /// Pinned, dead or knocked out. `death_at` is 0 or −10 and temporary damage is never negative, so the
     /// dead are always below 1 hit point as well: one comparison covers both.
     fn down(&self) -> bool {
-        self.pinned || self.hp - self.real - self.temporary <= 0
+        self.pinned || !self.conscious()
+    }
+
+    /// Above 0 hit points once temporary damage is counted.
+    fn conscious(&self) -> bool {
+        self.hp - self.real - self.temporary > 0
     }
 
     fn stunned(&self, round: u32) -> bool {
@@ -198,7 +203,7 @@ impl Fighter {
     /// Able to act this round; in a plain fight nobody is ever stunned or pinned, so only hit points count.
     fn can_act<const PLAIN: bool>(&self, round: u32) -> bool {
         if PLAIN {
-            self.hp - self.real - self.temporary > 0
+            self.conscious()
         } else {
             !self.down() && !self.stunned(round)
         }

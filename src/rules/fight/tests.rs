@@ -239,7 +239,8 @@ fn temporary_damage_knocks_out_where_real_damage_kills() {
         }
     );
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (2, 2));
-    // The victim answers at full force: 5 real points kill a subduer of 3.
+    // The victim answers at full force: 5 real points kill a subduer of 3. Both carry blades, so the fight
+    // is plain: the subduer's 20 and 8 are rolled first, but he falls before he can strike.
     let p = plan(
         "class = \"fighter\"\nhp = 3\nweapon = \"long sword\"",
         "class = \"fighter\"\nhp = 20\nweapon = \"long sword\"",
@@ -247,8 +248,8 @@ fn temporary_damage_knocks_out_where_real_damage_kills() {
         Intent::Lethal,
         5,
     );
-    let mut dice = Scripted::new([5, 1, 15, 5]);
-    let (out, _) = fight(&p, &mut dice);
+    let mut dice = Scripted::new([5, 1, 20, 8, 15, 5]);
+    let (out, f) = fight(&p, &mut dice);
     assert_eq!(
         out,
         FightOutcome {
@@ -257,6 +258,8 @@ fn temporary_damage_knocks_out_where_real_damage_kills() {
             killed: [true, false]
         }
     );
+    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (0, 0));
+    assert_eq!(dice.requests(), &[10, 10, 20, 8, 20, 8]);
 }
 
 #[test]
@@ -270,7 +273,8 @@ fn death_at_minus_10_leaves_the_dying_unconscious() {
         "class = \"fighter\"\nhp = 20\nweapon = \"long sword\"",
     );
     let p = FightPlan::prepare(&m, &o, None, Intent::Lethal, 5).unwrap();
-    let mut dice = Scripted::new([5, 1, 15, 5]);
+    // A plain fight: the subduer's missed attack is rolled before the victim's blow of 5.
+    let mut dice = Scripted::new([5, 1, 2, 8, 15, 5]);
     let (out, _) = fight(&p, &mut dice);
     assert_eq!(
         out,
@@ -354,13 +358,17 @@ fn monsters_make_every_attack_of_their_list() {
         Intent::Lethal,
         1,
     );
-    let mut dice = Scripted::new([5, 1, 2, 2, 2, 2]);
-    fight(&p, &mut dice);
+    // A plain fight: the subduer's attack (a miss, and his d12 against a large creature), then the
+    // nightmare's three, each with its own dice: 2d4+2, 2d4+2, 2d4. All hit with every die on 1.
+    let mut dice = Scripted::new([5, 1, 2, 1, 20, 1, 1, 20, 1, 1, 20, 1, 1]);
+    let (_, f) = fight(&p, &mut dice);
     assert_eq!(
         dice.requests(),
-        &[10, 10, 20, 20, 20, 20],
-        "three natural attacks, then the subduer"
+        &[10, 10, 20, 12, 20, 4, 4, 20, 4, 4, 20, 4, 4],
+        "the subduer's attack, then three natural attacks"
     );
+    assert_eq!(f[ATTACKER].real, 4 + 4 + 2);
+    assert_eq!(f[VICTIM].real + f[VICTIM].temporary, 0);
 }
 
 #[test]
@@ -518,55 +526,142 @@ fn no_fight_ends_with_both_sides_standing_and_damage_is_never_negative() {
     }
 }
 
+/// How one round left a fight: its ending (a timeout when nobody fell), whether each side is dead, and each
+/// side's real and temporary damage.
+type RoundEnd = (u8, [bool; 2], [(i32, i32); 2]);
+
+/// Every way one round (a plan with `max_rounds = 1`) can go from `start`, through the plain round or the
+/// general one, each with the denominator of its exact probability (the product of its dice's sides).
+fn every_round(p: &FightPlan, start: [Fighter; 2], plain: bool) -> Vec<(RoundEnd, u128)> {
+    let mut ends = Vec::new();
+    let walk = crate::dice::Enumerator::walk(
+        |dice| {
+            let mut f = start;
+            let out = if plain {
+                p.plain_rounds(&mut f, dice)
+            } else {
+                p.rounds(&mut f, dice)
+            };
+            (
+                out.ending as u8,
+                out.killed,
+                f.map(|x| (x.real, x.temporary)),
+            )
+        },
+        |end, denominator| ends.push((end, denominator)),
+    );
+    assert_eq!(walk.tie_mass, 0.0);
+    ends
+}
+
+/// Sums each round end's probability as a count out of one common denominator.
+fn exact_distribution(
+    ends: &[(RoundEnd, u128)],
+    common: u128,
+) -> std::collections::BTreeMap<RoundEnd, u128> {
+    let mut sums = std::collections::BTreeMap::new();
+    for &(end, denominator) in ends {
+        assert_eq!(common % denominator, 0);
+        *sums.entry(end).or_insert(0) += common / denominator;
+    }
+    sums
+}
+
 #[test]
-fn a_plain_fight_is_exactly_the_general_fight() {
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::SeedableRng;
-    let sides = [
-        "class = \"fighter\"\nlevel = 1",
-        "class = \"fighter\"\nlevel = 9\nstrength = \"18/50\"\nweapon = \"long sword\"",
-        "class = \"thief\"\nlevel = 4\nweapon = \"short sword\"",
-        "monster = \"ogre\"",
-        "monster = \"nightmare\"",
-        "class = \"fighter\"\nlevel = 14\nweapon = \"two-handed sword\"",
+fn a_plain_round_has_exactly_the_general_rounds_outcomes() {
+    // The plain round rolls its dice in another order and never skips one, so the same dice do not give
+    // the same fight; the probability of every way a round can end must still be the same, exactly. A fight
+    // is a chain of rounds whose only state is the fighters' damage and the round number, so equal rounds
+    // from every state mean equal fights.
+    let fighter = "class = \"fighter\"\nweapon = \"dagger\"";
+    let cases = [
+        (fighter, fighter, Intent::Lethal, RuleOptions::default()),
+        (
+            "class = \"thief\"\nlevel = 4\nweapon = \"dagger\"",
+            "monster = \"horse\"",
+            Intent::Subdue,
+            RuleOptions {
+                temp_heal_rounds: 1,
+                ..RuleOptions::default()
+            },
+        ),
+        (
+            "class = \"fighter\"\nlevel = 5\nstrength = 17\nweapon = \"dagger\"",
+            "class = \"thief\"\nweapon = \"dagger\"\nac = 4",
+            Intent::Subdue,
+            RuleOptions {
+                death_at: -10,
+                rounding: crate::rules::options::Rounding::Up,
+                ..RuleOptions::default()
+            },
+        ),
     ];
-    let mut plain = 0;
-    let mut general = 0;
-    for a in &sides {
-        for v in &sides {
-            for style in [None, Some(Style::Punch), Some(Style::Wrestle)] {
-                for intent in [Intent::Lethal, Intent::Subdue] {
-                    let options = RuleOptions::default();
-                    let Ok(p) = FightPlan::prepare(&matchup(a, v), &options, style, intent, 30)
-                    else {
-                        continue;
-                    };
-                    if !p.plain {
-                        general += 1;
-                        continue;
-                    }
-                    plain += 1;
-                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-                    for _ in 0..200 {
-                        let start = p.start(&mut rng);
-                        let (mut fast, mut slow) = (start, start);
-                        let mut again = rng.clone();
-                        let out = p.fight(&mut fast, &mut rng);
-                        assert_eq!(
-                            out,
-                            p.rounds::<false, _>(&mut slow, &mut again),
-                            "{a} / {v}"
-                        );
-                        assert_eq!(fast, slow);
-                    }
+    // Fresh and hurt: hit points, real and temporary damage of each side.
+    let states = [[(6, 0, 0), (6, 0, 0)], [(5, 1, 2), (4, 2, 1)]];
+    for (a, v, intent, options) in &cases {
+        let p = FightPlan::prepare(&matchup(a, v), options, None, *intent, 1).unwrap();
+        assert!(p.plain, "{a} / {v}");
+        for state in states {
+            let start = [ATTACKER, VICTIM].map(|s| {
+                let (hp, real, temporary) = state[s];
+                Fighter {
+                    hp,
+                    real,
+                    temporary,
+                    ..p.start(&mut Scripted::new([1; 20]))[s]
                 }
-            }
+            });
+            let plain = every_round(&p, start, true);
+            let general = every_round(&p, start, false);
+            let common = plain
+                .iter()
+                .chain(&general)
+                .map(|&(_, d)| d)
+                .fold(1, |l, d| l / gcd(l, d) * d);
+            let (plain, general) = (
+                exact_distribution(&plain, common),
+                exact_distribution(&general, common),
+            );
+            assert!(plain.len() >= 4, "{a} / {v}: too few ends to compare");
+            assert_eq!(plain, general, "{a} / {v} from {state:?}");
         }
     }
-    assert!(
-        plain >= 20 && general >= 20,
-        "plain {plain}, general {general}"
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+#[test]
+fn a_plain_round_rolls_every_attack_before_anyone_strikes() {
+    let p = plan(
+        "class = \"fighter\"\nlevel = 7\nhp = 50\nweapon = \"long sword\"",
+        "class = \"thief\"\nhp = 3\nweapon = \"long sword\"",
+        None,
+        Intent::Lethal,
+        2,
     );
+    assert!(p.plain);
+    // Each round: initiative 1 against 5 (the warrior first), his attacks, then the thief's; every d20 a
+    // 20, every d8 an 8 but the first. Round 1: a held-back 1 is 1 real point; the thief answers with 8.
+    // Round 2: two held-back 8s (2 real and 2 temporary each) drop the thief of 3 before he strikes, so
+    // his rolled hit does nothing.
+    let mut dice = Scripted::new([1, 5, 20, 1, 20, 8, 1, 5, 20, 8, 20, 8, 20, 8]);
+    let (out, f) = fight(&p, &mut dice);
+    assert_eq!(
+        dice.requests(),
+        &[10, 10, 20, 8, 20, 8, 10, 10, 20, 8, 20, 8, 20, 8]
+    );
+    assert_eq!(
+        out,
+        FightOutcome {
+            ending: Ending::AttackerWins,
+            rounds: 2,
+            killed: [false, true]
+        }
+    );
+    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (5, 4));
+    assert_eq!((f[ATTACKER].real, f[ATTACKER].temporary), (8, 0));
 }
 
 #[test]

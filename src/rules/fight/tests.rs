@@ -530,17 +530,23 @@ fn no_fight_ends_with_both_sides_standing_and_damage_is_never_negative() {
 /// side's real and temporary damage.
 type RoundEnd = (u8, [bool; 2], [(i32, i32); 2]);
 
-/// Every way one round (a plan with `max_rounds = 1`) can go from `start`, through the plain round or the
+/// Every way round `clock.round` (the plan's last) can go from `start`, through the plain round or the
 /// general one, each with the denominator of its exact probability (the product of its dice's sides).
-fn every_round(p: &FightPlan, start: [Fighter; 2], plain: bool) -> Vec<(RoundEnd, u128)> {
+fn every_round(
+    p: &FightPlan,
+    start: [Fighter; 2],
+    clock: Clock,
+    plain: bool,
+) -> Vec<(RoundEnd, u128)> {
+    assert_eq!(p.max_rounds, clock.round, "one round only");
     let mut ends = Vec::new();
     let walk = crate::dice::Enumerator::walk(
         |dice| {
             let mut f = start;
             let out = if plain {
-                p.plain_rounds(&mut f, dice)
+                p.plain_rounds(&mut f, clock, dice)
             } else {
-                p.rounds(&mut f, dice)
+                p.rounds(&mut f, clock, dice)
             };
             (
                 out.ending as u8,
@@ -569,25 +575,38 @@ fn exact_distribution(
 
 #[test]
 fn a_plain_round_has_exactly_the_general_rounds_outcomes() {
-    // The plain round rolls its dice in another order and never skips one, so the same dice do not give
-    // the same fight; the probability of every way a round can end must still be the same, exactly. A fight
-    // is a chain of rounds whose only state is the fighters' damage and the round number, so equal rounds
-    // from every state mean equal fights.
-    let fighter = "class = \"fighter\"\nweapon = \"dagger\"";
+    // The plain round rolls its dice in another order and rolls damage for misses too, so the same dice do
+    // not give the same fight; the probability of every way a round can end must still be the same,
+    // exactly. A fight is a chain of rounds whose only state is the fighters' damage, the round (odd or
+    // even: warriors of 7-12 strike twice in even rounds) and the healing countdown, so this samples both
+    // parities, a round where temporary damage heals, fresh and hurt fighters, one and two attacks a side,
+    // natural attacks with different dice, and the switches that change damage.
+    let dagger = "class = \"fighter\"\nweapon = \"dagger\"";
+    // One-sided dice keep the walk small where a side attacks twice: only the d20s and initiative branch.
+    let rod = "weapon = { name = \"rod\", damage = \"1d1+1\", controllable = true, size = \"M\", type = \"B\" }";
+    let warrior = format!("class = \"fighter\"\nlevel = 7\n{rod}");
+    let beast = "monster = \"horse\"\nattacks = [\"1d1\", \"1d1+3\"]";
+    let thief = format!("class = \"thief\"\n{rod}");
+    let heal_every_round = RuleOptions {
+        temp_heal_rounds: 1,
+        ..RuleOptions::default()
+    };
     let cases = [
-        (fighter, fighter, Intent::Lethal, RuleOptions::default()),
+        (
+            dagger,
+            dagger.to_string(),
+            Intent::Lethal,
+            RuleOptions::default(),
+        ),
         (
             "class = \"thief\"\nlevel = 4\nweapon = \"dagger\"",
-            "monster = \"horse\"",
+            "monster = \"horse\"".to_string(),
             Intent::Subdue,
-            RuleOptions {
-                temp_heal_rounds: 1,
-                ..RuleOptions::default()
-            },
+            heal_every_round.clone(),
         ),
         (
             "class = \"fighter\"\nlevel = 5\nstrength = 17\nweapon = \"dagger\"",
-            "class = \"thief\"\nweapon = \"dagger\"\nac = 4",
+            "class = \"thief\"\nweapon = \"dagger\"\nac = 4".to_string(),
             Intent::Subdue,
             RuleOptions {
                 death_at: -10,
@@ -595,37 +614,61 @@ fn a_plain_round_has_exactly_the_general_rounds_outcomes() {
                 ..RuleOptions::default()
             },
         ),
+        (&warrior, thief.clone(), Intent::Lethal, heal_every_round),
+        (
+            beast,
+            thief,
+            Intent::Subdue,
+            RuleOptions {
+                rounding: crate::rules::options::Rounding::Up,
+                ..RuleOptions::default()
+            },
+        ),
     ];
     // Fresh and hurt: hit points, real and temporary damage of each side.
     let states = [[(6, 0, 0), (6, 0, 0)], [(5, 1, 2), (4, 2, 1)]];
+    let mut compared = 0;
     for (a, v, intent, options) in &cases {
-        let p = FightPlan::prepare(&matchup(a, v), options, None, *intent, 1).unwrap();
-        assert!(p.plain, "{a} / {v}");
-        for state in states {
-            let start = [ATTACKER, VICTIM].map(|s| {
-                let (hp, real, temporary) = state[s];
-                Fighter {
-                    hp,
-                    real,
-                    temporary,
-                    ..p.start(&mut Scripted::new([1; 20]))[s]
-                }
-            });
-            let plain = every_round(&p, start, true);
-            let general = every_round(&p, start, false);
-            let common = plain
-                .iter()
-                .chain(&general)
-                .map(|&(_, d)| d)
-                .fold(1, |l, d| l / gcd(l, d) * d);
-            let (plain, general) = (
-                exact_distribution(&plain, common),
-                exact_distribution(&general, common),
-            );
-            assert!(plain.len() >= 4, "{a} / {v}: too few ends to compare");
-            assert_eq!(plain, general, "{a} / {v} from {state:?}");
+        for clock in [
+            Clock {
+                round: 1,
+                heal_in: options.temp_heal_rounds,
+            },
+            Clock {
+                round: 2,
+                heal_in: 1,
+            },
+        ] {
+            let m = matchup(a, v);
+            let p = FightPlan::prepare(&m, options, None, *intent, clock.round).unwrap();
+            assert!(p.plain, "{a} / {v}");
+            for state in states {
+                let start = [ATTACKER, VICTIM].map(|s| {
+                    let (hp, real, temporary) = state[s];
+                    Fighter {
+                        hp,
+                        real,
+                        temporary,
+                        ..p.start(&mut Scripted::new([1; 20]))[s]
+                    }
+                });
+                let plain = every_round(&p, start, clock, true);
+                let general = every_round(&p, start, clock, false);
+                let common = plain
+                    .iter()
+                    .chain(&general)
+                    .map(|&(_, d)| d)
+                    .fold(1, |l, d| l / gcd(l, d) * d);
+                let (plain, general) = (
+                    exact_distribution(&plain, common),
+                    exact_distribution(&general, common),
+                );
+                assert_eq!(plain, general, "{a} / {v} from {state:?} in {clock:?}");
+                compared += plain.len();
+            }
         }
     }
+    assert!(compared >= 100, "only {compared} round ends compared");
 }
 
 fn gcd(a: u128, b: u128) -> u128 {

@@ -21,6 +21,7 @@ use crate::rules::attack::{AttackRoll, ContestScore, contest};
 use crate::rules::brawl::{overbear_modifier, punch, wrestle, wrestling_damage};
 use crate::rules::combatant::{Combatant, HitPoints};
 use crate::rules::grab::size_modifier;
+use crate::rules::options::Rounding;
 use crate::rules::strike::{HELD_BACK_PENALTY, held_back};
 use crate::rules::tables::{Group, Size, wrestling_armor_penalty};
 use crate::rules::{Damage, Ineligible, Matchup, RuleOptions, StateName};
@@ -96,6 +97,31 @@ struct Blow {
     dice: Dice,
     /// Added to the damage dice: Strength and magic, plus the armed defender's bonus at index 1.
     damage_add: [i32; 2],
+}
+
+impl Blow {
+    /// Rolls the damage of a weapon or natural attack, attack `i` of its turn (a monster strikes with its
+    /// i-th natural attack's dice): the dice plus what is added (`armed`: with the armed defender's bonus),
+    /// at least 1, held back or not. Other kinds of blow do no damage here.
+    #[inline(always)]
+    fn roll_damage<R: Roller + ?Sized>(
+        &self,
+        natural_dice: &[Dice],
+        i: usize,
+        armed: bool,
+        rounding: Rounding,
+        rng: &mut R,
+    ) -> Damage {
+        let Kind::Dice { held_back, natural } = self.kind else {
+            return Damage::default();
+        };
+        let dice = match natural {
+            true => natural_dice.get(i).unwrap_or(&self.dice),
+            false => &self.dice,
+        };
+        let rolled = (dice.roll(rng) + self.damage_add[usize::from(armed)]).max(1);
+        blow_damage(rolled, held_back, rounding)
+    }
 }
 
 /// A side's blows by [`Slot`]: the main weapon, the backup, the bare hands.
@@ -593,18 +619,13 @@ impl FightPlan {
     fn plain_attacks<R: Roller + ?Sized>(&self, s: usize, round: u32, rng: &mut R) -> [i32; 2] {
         let me = &self.sides[s];
         let blow = &me.blows[me.first_slot as usize];
-        let Kind::Dice { held_back, natural } = blow.kind else {
+        if !matches!(blow.kind, Kind::Dice { .. }) {
             return [0, 0];
-        };
+        }
         let mut dealt = [0, 0];
         for i in 0..self.attacks(s, round) as usize {
             let hit = i32::from(blow.rolls[0].hits(rng.die(20)));
-            let dice = match natural {
-                true => me.natural.get(i).unwrap_or(&blow.dice),
-                false => &blow.dice,
-            };
-            let rolled = (dice.roll(rng) + blow.damage_add[0]).max(1);
-            let d = blow_damage(rolled, held_back, self.options.rounding);
+            let d = blow.roll_damage(&me.natural, i, false, self.options.rounding, rng);
             dealt[0] += d.real as i32 * hit;
             dealt[1] += d.temporary as i32 * hit;
         }
@@ -759,13 +780,8 @@ impl FightPlan {
         }
         let rounding = self.options.rounding;
         match blow.kind {
-            Kind::Dice { held_back, natural } => {
-                let dice = match natural {
-                    true => me.natural.get(i).copied().unwrap_or(blow.dice),
-                    false => blow.dice,
-                };
-                let rolled = (dice.roll(rng) + blow.damage_add[usize::from(armed)]).max(1);
-                f[o].take(blow_damage(rolled, held_back, rounding));
+            Kind::Dice { .. } => {
+                f[o].take(blow.roll_damage(&me.natural, i, armed, rounding, rng));
             }
             Kind::Punch => {
                 let hit = punch(swing.modified, me.damage_adjustment, rounding, rng);
@@ -794,11 +810,7 @@ impl FightPlan {
 }
 
 /// A weapon's or a natural attack's damage: all real at full force, the held-back split otherwise.
-fn blow_damage(
-    rolled: i32,
-    held_back_blow: bool,
-    rounding: crate::rules::options::Rounding,
-) -> Damage {
+fn blow_damage(rolled: i32, held_back_blow: bool, rounding: Rounding) -> Damage {
     if held_back_blow {
         held_back(rolled, rounding)
     } else {

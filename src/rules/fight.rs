@@ -115,12 +115,19 @@ impl Blow {
         let Kind::Dice { held_back, natural } = self.kind else {
             return Damage::default();
         };
-        let dice = match natural {
+        let rolled = (self.dice(natural, natural_dice, i).roll(rng)
+            + self.damage_add[usize::from(armed)])
+        .max(1);
+        blow_damage(rolled, held_back, rounding)
+    }
+
+    /// The damage dice of attack `i` of a turn: a monster strikes with its i-th natural attack's dice.
+    #[inline(always)]
+    fn dice<'a>(&'a self, natural: bool, natural_dice: &'a [Dice], i: usize) -> &'a Dice {
+        match natural {
             true => natural_dice.get(i).unwrap_or(&self.dice),
             false => &self.dice,
-        };
-        let rolled = (dice.roll(rng) + self.damage_add[usize::from(armed)]).max(1);
-        blow_damage(rolled, held_back, rounding)
+        }
     }
 }
 
@@ -162,8 +169,63 @@ pub struct FightPlan {
     armed_defender: bool,
     /// Only weapons and natural attacks on both sides: nobody can be stunned, knocked down, pinned or held,
     /// and there is no armed defender. Such a fight runs [`FightPlan::plain_rounds`], where only damage
-    /// happens.
-    plain: bool,
+    /// happens, with each side's attacks folded further into [`PlainSide`]s.
+    plain: Option<[PlainSide; 2]>,
+}
+
+/// A side of a plain fight: how many attacks it makes and what each one does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PlainSide {
+    /// Attacks in a round, indexed by `round % 2`, as [`Side::attacks`] (none for an idle blow).
+    attacks: [u32; 2],
+    /// Attack `i` of a round, for every `i` a round can have.
+    strikes: Vec<Strike>,
+}
+
+/// One attack of a plain round folded to plain integers: the faces that hit, the damage dice, and how
+/// their sum becomes real and temporary damage. Why: the round then has no branch on the kind of blow,
+/// on natural attacks or on holding back, and no division.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Strike {
+    roll: AttackRoll,
+    dice: Dice,
+    /// Strength and magic, added to the dice.
+    add: i32,
+    /// 1 when held back (the total is half the damage, of which half is temporary), else 0.
+    held_back: u32,
+    /// 1 when a held-back half rounds up, else 0: `(x + up) >> 1` is half of `x` by the rule's rounding.
+    up: i32,
+}
+
+impl Strike {
+    /// The `i`-th attack of a round struck with `blow`, or `None` for a blow that is not a weapon's or natural attack's.
+    fn fold(blow: &Blow, natural: &[Dice], i: usize, rounding: Rounding) -> Option<Strike> {
+        let Kind::Dice {
+            held_back,
+            natural: is_natural,
+        } = blow.kind
+        else {
+            return None;
+        };
+        Some(Strike {
+            roll: blow.rolls[0],
+            dice: *blow.dice(is_natural, natural, i),
+            add: blow.damage_add[0],
+            held_back: u32::from(held_back),
+            up: rounding.divide(1, 2),
+        })
+    }
+
+    /// The real and temporary damage of `rolled` on the dice, as [`blow_damage`] makes it (a test holds
+    /// the two together for every rounding).
+    #[inline(always)]
+    fn damage(&self, rolled: i32) -> [i32; 2] {
+        // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well.
+        let rolled = rolled + self.add;
+        let total = ((rolled + self.up * self.held_back as i32) >> self.held_back).max(1);
+        let temporary = (total >> 1) * self.held_back as i32;
+        [total - temporary, temporary]
+    }
 }
 
 /// How a fight ended.
@@ -253,6 +315,12 @@ impl Fighter {
     fn take(&mut self, d: Damage) {
         self.real += d.real as i32;
         self.temporary += d.temporary as i32;
+    }
+
+    /// Still conscious after taking the real and temporary damage `dealt`, `times` (1 or 0) over.
+    #[inline(always)]
+    fn stands_after(&self, dealt: [i32; 2], times: i32) -> bool {
+        self.hp - self.real - self.temporary - (dealt[0] + dealt[1]) * times > 0
     }
 
     /// Takes the real and temporary damage `dealt`, `times` (1 or 0) over: a plain round's `take` without
@@ -416,6 +484,27 @@ fn side(
     }
 }
 
+impl Side {
+    /// This side folded for a plain fight, or `None` when the blow in hand as the fight starts can stun,
+    /// knock down or hold.
+    fn plain(&self, rounding: Rounding) -> Option<PlainSide> {
+        let blow = &self.blows[self.first_slot as usize];
+        if blow.kind == Kind::Idle {
+            return Some(PlainSide {
+                attacks: [0, 0],
+                strikes: Vec::new(),
+            });
+        }
+        let most = self.attacks[0].max(self.attacks[1]) as usize;
+        Some(PlainSide {
+            attacks: self.attacks,
+            strikes: (0..most)
+                .map(|i| Strike::fold(blow, &self.natural, i, rounding))
+                .collect::<Option<_>>()?,
+        })
+    }
+}
+
 impl FightPlan {
     /// Prepares a brawl (`style` not `None`) or a subdual fight. Both sides must be awake; a subduer's weapon
     /// must be one whose damage can be held back.
@@ -478,13 +567,15 @@ impl FightPlan {
         let armed_defender =
             style.is_some() && !v.weapon.is_fist() && matches!(victim_mode, Mode::Weapon { .. });
         // Slots change only in a wrestling bout, so the blows in hand at the start are the only ones.
-        let plain = !armed_defender
-            && [&attacker, &victim].iter().all(|side| {
-                matches!(
-                    side.blows[side.first_slot as usize].kind,
-                    Kind::Dice { .. } | Kind::Idle
-                )
-            });
+        let rounding = options.rounding;
+        let plain = match (
+            armed_defender,
+            attacker.plain(rounding),
+            victim.plain(rounding),
+        ) {
+            (false, Some(a), Some(v)) => Some([a, v]),
+            _ => None,
+        };
         Ok(FightPlan {
             sides: [attacker, victim],
             options: options.clone(),
@@ -527,8 +618,8 @@ impl FightPlan {
     }
 
     fn fight<R: Roller + ?Sized>(&self, f: &mut [Fighter; 2], rng: &mut R) -> FightOutcome {
-        if self.plain {
-            self.plain_rounds(f, self.clock(), rng)
+        if let Some(plain) = &self.plain {
+            self.plain_rounds(plain, f, self.clock(), rng)
         } else {
             self.rounds(f, self.clock(), rng)
         }
@@ -589,6 +680,7 @@ impl FightPlan {
     /// as a round begins), and the slower one if he still stands or on a tie.
     fn plain_rounds<R: Roller + ?Sized>(
         &self,
+        plain: &[PlainSide; 2],
         f: &mut [Fighter; 2],
         from: Clock,
         rng: &mut R,
@@ -596,40 +688,22 @@ impl FightPlan {
         let mut heal_in = from.heal_in;
         for round in from.round..=self.max_rounds {
             let (a, v) = (rng.die(10), rng.die(10));
-            let by_attacker = self.plain_attacks(ATTACKER, round, rng);
-            let by_victim = self.plain_attacks(VICTIM, round, rng);
+            let by_attacker = plain[ATTACKER].attacks(round, rng);
+            let by_victim = plain[VICTIM].attacks(round, rng);
             // 1 or 0, as multipliers. On a tie nothing lands before both have struck.
             let (attacker_first, victim_first) = (i32::from(a < v), i32::from(a > v));
-            f[VICTIM].suffer(by_attacker, attacker_first);
-            f[ATTACKER].suffer(by_victim, victim_first);
-            let attacker_late = (1 - attacker_first) * i32::from(f[ATTACKER].conscious());
-            let victim_late = (1 - victim_first) * i32::from(f[VICTIM].conscious());
-            f[VICTIM].suffer(by_attacker, attacker_late);
-            f[ATTACKER].suffer(by_victim, victim_late);
+            // The slower side strikes if the faster side's blows leave him conscious.
+            let attacker_strikes =
+                attacker_first | i32::from(f[ATTACKER].stands_after(by_victim, victim_first));
+            let victim_strikes =
+                victim_first | i32::from(f[VICTIM].stands_after(by_attacker, attacker_first));
+            f[VICTIM].suffer(by_attacker, attacker_strikes);
+            f[ATTACKER].suffer(by_victim, victim_strikes);
             if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
                 return outcome;
             }
         }
         self.timeout()
-    }
-
-    /// Rolls side `s`'s attacks in a plain round, each its d20 and its damage dice, and returns the real and
-    /// temporary damage of those that hit. (An idle blow rolls nothing, but no plain fight starts with one.)
-    #[inline(always)]
-    fn plain_attacks<R: Roller + ?Sized>(&self, s: usize, round: u32, rng: &mut R) -> [i32; 2] {
-        let me = &self.sides[s];
-        let blow = &me.blows[me.first_slot as usize];
-        if !matches!(blow.kind, Kind::Dice { .. }) {
-            return [0, 0];
-        }
-        let mut dealt = [0, 0];
-        for i in 0..self.attacks(s, round) as usize {
-            let hit = i32::from(blow.rolls[0].hits(rng.die(20)));
-            let d = blow.roll_damage(&me.natural, i, false, self.options.rounding, rng);
-            dealt[0] += d.real as i32 * hit;
-            dealt[1] += d.temporary as i32 * hit;
-        }
-        dealt
     }
 
     /// The rounds of any other fight, where holds, stuns, knock-downs or an armed defender can happen.
@@ -806,6 +880,23 @@ impl FightPlan {
             },
             Kind::Idle => {}
         }
+    }
+}
+
+impl PlainSide {
+    /// Rolls this side's attacks in a plain round, each its d20 and its damage dice, and returns the real
+    /// and temporary damage of those that hit.
+    #[inline(always)]
+    fn attacks<R: Roller + ?Sized>(&self, round: u32, rng: &mut R) -> [i32; 2] {
+        let n = self.attacks[(round % 2) as usize] as usize;
+        let mut dealt = [0, 0];
+        for strike in &self.strikes[..n] {
+            let hit = i32::from(strike.roll.hits(rng.die(20)));
+            let [real, temporary] = strike.damage(strike.dice.roll(rng));
+            dealt[0] += real * hit;
+            dealt[1] += temporary * hit;
+        }
+        dealt
     }
 }
 

@@ -544,7 +544,12 @@ fn every_round(
         |dice| {
             let mut f = start;
             let out = if plain {
-                p.plain_rounds(&mut f, clock, dice)
+                p.plain_rounds(
+                    p.plain.as_ref().expect("a plain fight"),
+                    &mut f,
+                    clock,
+                    dice,
+                )
             } else {
                 p.rounds(&mut f, clock, dice)
             };
@@ -641,7 +646,7 @@ fn a_plain_round_has_exactly_the_general_rounds_outcomes() {
         ] {
             let m = matchup(a, v);
             let p = FightPlan::prepare(&m, options, None, *intent, clock.round).unwrap();
-            assert!(p.plain, "{a} / {v}");
+            assert!(p.plain.is_some(), "{a} / {v}");
             for state in states {
                 let start = [ATTACKER, VICTIM].map(|s| {
                     let (hp, real, temporary) = state[s];
@@ -684,7 +689,7 @@ fn a_plain_round_rolls_every_attack_before_anyone_strikes() {
         Intent::Lethal,
         2,
     );
-    assert!(p.plain);
+    assert!(p.plain.is_some());
     // Each round: initiative 1 against 5 (the warrior first), his attacks, then the thief's; every d20 a
     // 20, every d8 an 8 but the first. Round 1: a held-back 1 is 1 real point; the thief answers with 8.
     // Round 2: two held-back 8s (2 real and 2 temporary each) drop the thief of 3 before he strikes, so
@@ -710,7 +715,7 @@ fn a_plain_round_rolls_every_attack_before_anyone_strikes() {
 #[test]
 fn only_weapons_and_natural_attacks_make_a_plain_fight() {
     let knight = "class = \"fighter\"\nlevel = 6\nweapon = \"long sword\"";
-    let plain = |a: &str, v: &str, style| plan(a, v, style, Intent::Lethal, 10).plain;
+    let plain = |a: &str, v: &str, style| plan(a, v, style, Intent::Lethal, 10).plain.is_some();
     assert!(plain(knight, "monster = \"ogre\"", None));
     assert!(plain(knight, GUARD, None));
     // An unarmed victim punches back: stuns are possible.
@@ -737,4 +742,43 @@ fn a_missed_punch_rolls_only_its_d20() {
     let mut dice = Scripted::new([1, 5, 15, 50, 2]);
     fight(&p, &mut dice);
     assert_eq!(dice.requests(), &[10, 10, 20, 100, 20]);
+}
+
+#[test]
+fn a_folded_strike_splits_damage_exactly_as_the_held_back_rule() {
+    // `Strike::damage` restates `blow_damage` (and through it `strike::held_back`) without a division or
+    // a branch; every rounding, held back or not, every sum a die and a bonus can make must agree.
+    let knight = "class = \"fighter\"\nlevel = 6\nweapon = \"long sword\"";
+    for rounding in [Rounding::HalfDown, Rounding::Down, Rounding::Up] {
+        let options = RuleOptions {
+            rounding,
+            ..RuleOptions::default()
+        };
+        for intent in [Intent::Subdue, Intent::Lethal] {
+            let p = FightPlan::prepare(
+                &matchup(knight, "monster = \"ogre\""),
+                &options,
+                None,
+                intent,
+                10,
+            )
+            .unwrap();
+            let plain = p.plain.as_ref().expect("a plain fight");
+            for (s, side) in plain.iter().enumerate() {
+                let blow = &p.sides[s].blows[p.sides[s].first_slot as usize];
+                let Kind::Dice { held_back, .. } = blow.kind else {
+                    panic!("side {s} strikes with dice");
+                };
+                let strike = side.strikes[0];
+                for rolled in -30..=60 {
+                    let d = blow_damage((rolled + strike.add).max(1), held_back, rounding);
+                    assert_eq!(
+                        strike.damage(rolled),
+                        [d.real as i32, d.temporary as i32],
+                        "side {s}, {rounding:?}, {intent:?}, dice showing {rolled}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -22,7 +22,7 @@ use crate::rules::brawl::{overbear_modifier, punch, wrestle, wrestling_damage};
 use crate::rules::combatant::{Combatant, HitPoints};
 use crate::rules::grab::size_modifier;
 use crate::rules::options::Rounding;
-use crate::rules::strike::{HELD_BACK_PENALTY, held_back};
+use crate::rules::strike::HELD_BACK_PENALTY;
 use crate::rules::tables::{Group, Size, wrestling_armor_penalty};
 use crate::rules::{Damage, Ineligible, Matchup, RuleOptions, StateName};
 
@@ -97,28 +97,58 @@ struct Blow {
     dice: Dice,
     /// Added to the damage dice: Strength and magic, plus the armed defender's bonus at index 1.
     damage_add: [i32; 2],
+    /// How the damage splits into real and temporary.
+    split: Split,
+}
+
+/// How the damage of a weapon or natural attack (its dice plus everything added) becomes real and temporary
+/// damage (RULES.md §5): all real at full force; held back, half of it (by the rule's rounding, at least
+/// 1), of which half (rounded down) is temporary. Folded into a shift and an addend, so that a round computes
+/// it with no branch and no division; a test holds it to [`held_back`] for every rounding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Split {
+    /// 1 when held back, else 0.
+    held_back: u32,
+    /// 1 when a held-back half rounds up, else 0: `(x + up) >> 1` is half of `x` by the rule's rounding.
+    up: i32,
+}
+
+impl Split {
+    fn new(held_back: bool, rounding: Rounding) -> Split {
+        Split {
+            held_back: u32::from(held_back),
+            up: rounding.divide(1, 2),
+        }
+    }
+
+    /// The real and temporary damage of `rolled`.
+    #[inline(always)]
+    fn damage(&self, rolled: i32) -> [i32; 2] {
+        // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well.
+        let total = ((rolled + self.up * self.held_back as i32) >> self.held_back).max(1);
+        let temporary = (total >> 1) * self.held_back as i32;
+        [total - temporary, temporary]
+    }
 }
 
 impl Blow {
     /// Rolls the damage of a weapon or natural attack, attack `i` of its turn (a monster strikes with its
     /// i-th natural attack's dice): the dice plus what is added (`armed`: with the armed defender's bonus),
-    /// at least 1, held back or not. Other kinds of blow do no damage here.
+    /// split into real and temporary. Other kinds of blow do no damage here.
     #[inline(always)]
     fn roll_damage<R: Roller + ?Sized>(
         &self,
         natural_dice: &[Dice],
         i: usize,
         armed: bool,
-        rounding: Rounding,
         rng: &mut R,
-    ) -> Damage {
-        let Kind::Dice { held_back, natural } = self.kind else {
-            return Damage::default();
+    ) -> [i32; 2] {
+        let Kind::Dice { natural, .. } = self.kind else {
+            return [0, 0];
         };
-        let rolled = (self.dice(natural, natural_dice, i).roll(rng)
-            + self.damage_add[usize::from(armed)])
-        .max(1);
-        blow_damage(rolled, held_back, rounding)
+        let rolled = self.dice(natural, natural_dice, i).roll(rng);
+        self.split
+            .damage(rolled + self.damage_add[usize::from(armed)])
     }
 
     /// The damage dice of attack `i` of a turn: a monster strikes with its i-th natural attack's dice.
@@ -191,18 +221,15 @@ struct Strike {
     dice: Dice,
     /// Strength and magic, added to the dice.
     add: i32,
-    /// 1 when held back (the total is half the damage, of which half is temporary), else 0.
-    held_back: u32,
-    /// 1 when a held-back half rounds up, else 0: `(x + up) >> 1` is half of `x` by the rule's rounding.
-    up: i32,
+    split: Split,
 }
 
 impl Strike {
     /// The `i`-th attack of a round struck with `blow`, or `None` for a blow that is not a weapon's or natural attack's.
-    fn fold(blow: &Blow, natural: &[Dice], i: usize, rounding: Rounding) -> Option<Strike> {
+    fn fold(blow: &Blow, natural: &[Dice], i: usize) -> Option<Strike> {
         let Kind::Dice {
-            held_back,
             natural: is_natural,
+            ..
         } = blow.kind
         else {
             return None;
@@ -211,20 +238,8 @@ impl Strike {
             roll: blow.rolls[0],
             dice: *blow.dice(is_natural, natural, i),
             add: blow.damage_add[0],
-            held_back: u32::from(held_back),
-            up: rounding.divide(1, 2),
+            split: blow.split,
         })
-    }
-
-    /// The real and temporary damage of `rolled` on the dice, as [`blow_damage`] makes it (a test holds
-    /// the two together for every rounding).
-    #[inline(always)]
-    fn damage(&self, rolled: i32) -> [i32; 2] {
-        // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well.
-        let rolled = rolled + self.add;
-        let total = ((rolled + self.up * self.held_back as i32) >> self.held_back).max(1);
-        let temporary = (total >> 1) * self.held_back as i32;
-        [total - temporary, temporary]
     }
 }
 
@@ -367,6 +382,16 @@ fn blow(
         }),
         dice,
         damage_add: [damage_add, damage_add + bonus],
+        split: Split::new(
+            matches!(
+                kind,
+                Kind::Dice {
+                    held_back: true,
+                    ..
+                }
+            ),
+            options.rounding,
+        ),
     }
 }
 
@@ -487,7 +512,7 @@ fn side(
 impl Side {
     /// This side folded for a plain fight, or `None` when the blow in hand as the fight starts can stun,
     /// knock down or hold.
-    fn plain(&self, rounding: Rounding) -> Option<PlainSide> {
+    fn plain(&self) -> Option<PlainSide> {
         let blow = &self.blows[self.first_slot as usize];
         if blow.kind == Kind::Idle {
             return Some(PlainSide {
@@ -499,7 +524,7 @@ impl Side {
         Some(PlainSide {
             attacks: self.attacks,
             strikes: (0..most)
-                .map(|i| Strike::fold(blow, &self.natural, i, rounding))
+                .map(|i| Strike::fold(blow, &self.natural, i))
                 .collect::<Option<_>>()?,
         })
     }
@@ -567,12 +592,7 @@ impl FightPlan {
         let armed_defender =
             style.is_some() && !v.weapon.is_fist() && matches!(victim_mode, Mode::Weapon { .. });
         // Slots change only in a wrestling bout, so the blows in hand at the start are the only ones.
-        let rounding = options.rounding;
-        let plain = match (
-            armed_defender,
-            attacker.plain(rounding),
-            victim.plain(rounding),
-        ) {
+        let plain = match (armed_defender, attacker.plain(), victim.plain()) {
             (false, Some(a), Some(v)) => Some([a, v]),
             _ => None,
         };
@@ -855,7 +875,7 @@ impl FightPlan {
         let rounding = self.options.rounding;
         match blow.kind {
             Kind::Dice { .. } => {
-                f[o].take(blow.roll_damage(&me.natural, i, armed, rounding, rng));
+                f[o].suffer(blow.roll_damage(&me.natural, i, armed, rng), 1);
             }
             Kind::Punch => {
                 let hit = punch(swing.modified, me.damage_adjustment, rounding, rng);
@@ -892,25 +912,11 @@ impl PlainSide {
         let mut dealt = [0, 0];
         for strike in &self.strikes[..n] {
             let hit = i32::from(strike.roll.hits(rng.die(20)));
-            let [real, temporary] = strike.damage(strike.dice.roll(rng));
+            let [real, temporary] = strike.split.damage(strike.dice.roll(rng) + strike.add);
             dealt[0] += real * hit;
             dealt[1] += temporary * hit;
         }
         dealt
-    }
-}
-
-/// A weapon's or a natural attack's damage: all real at full force, the held-back split otherwise.
-fn blow_damage(rolled: i32, held_back_blow: bool, rounding: Rounding) -> Damage {
-    if held_back_blow {
-        held_back(rolled, rounding)
-    } else {
-        let total = rolled.max(1) as u32;
-        Damage {
-            total,
-            real: total,
-            temporary: 0,
-        }
     }
 }
 

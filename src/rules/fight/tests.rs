@@ -745,40 +745,44 @@ fn a_missed_punch_rolls_only_its_d20() {
 }
 
 #[test]
-fn a_folded_strike_splits_damage_exactly_as_the_held_back_rule() {
-    // `Strike::damage` restates `blow_damage` (and through it `strike::held_back`) without a division or
-    // a branch; every rounding, held back or not, every sum a die and a bonus can make must agree.
-    let knight = "class = \"fighter\"\nlevel = 6\nweapon = \"long sword\"";
+fn the_folded_split_is_the_held_back_rule_for_every_rounding() {
+    // `Split::damage` restates `strike::held_back` without a division or a branch: every rounding, every
+    // damage a roll and its bonuses can make, must agree. At full force all of it is real, at least 1.
+    use crate::rules::strike::held_back;
     for rounding in [Rounding::HalfDown, Rounding::Down, Rounding::Up] {
-        let options = RuleOptions {
-            rounding,
-            ..RuleOptions::default()
-        };
-        for intent in [Intent::Subdue, Intent::Lethal] {
-            let p = FightPlan::prepare(
-                &matchup(knight, "monster = \"ogre\""),
-                &options,
-                None,
-                intent,
-                10,
-            )
-            .unwrap();
-            let plain = p.plain.as_ref().expect("a plain fight");
-            for (s, side) in plain.iter().enumerate() {
-                let blow = &p.sides[s].blows[p.sides[s].first_slot as usize];
-                let Kind::Dice { held_back, .. } = blow.kind else {
-                    panic!("side {s} strikes with dice");
-                };
-                let strike = side.strikes[0];
-                for rolled in -30..=60 {
-                    let d = blow_damage((rolled + strike.add).max(1), held_back, rounding);
-                    assert_eq!(
-                        strike.damage(rolled),
-                        [d.real as i32, d.temporary as i32],
-                        "side {s}, {rounding:?}, {intent:?}, dice showing {rolled}"
-                    );
-                }
-            }
+        for rolled in -30..=60 {
+            let d = held_back(rolled.max(1), rounding);
+            assert_eq!(
+                Split::new(true, rounding).damage(rolled),
+                [d.real as i32, d.temporary as i32],
+                "held back, {rounding:?}, {rolled}"
+            );
+            assert_eq!(
+                Split::new(false, rounding).damage(rolled),
+                [rolled.max(1), 0],
+                "full force, {rounding:?}, {rolled}"
+            );
         }
     }
+}
+
+#[test]
+fn only_blows_with_dice_held_back_split_their_damage() {
+    let knight = "class = \"fighter\"\nlevel = 6\nweapon = \"long sword\"";
+    for (intent, victim_held_back) in [(Intent::Subdue, 1), (Intent::Lethal, 0)] {
+        let p = plan(knight, "monster = \"ogre\"", None, intent, 10);
+        // The subduer always holds back; the ogre's natural attacks only with the subdue intent.
+        let held = p
+            .sides
+            .each_ref()
+            .map(|side| side.blows[Slot::Main as usize].split.held_back);
+        assert_eq!(held, [1, victim_held_back], "{intent:?}");
+    }
+    let p = plan(BRAWLER, GUARD, Some(Style::Punch), Intent::Lethal, 10);
+    assert_eq!(
+        p.sides[ATTACKER].blows[Slot::Fists as usize]
+            .split
+            .held_back,
+        0
+    );
 }

@@ -637,6 +637,9 @@ impl FightPlan {
         self.fight(&mut f, rng)
     }
 
+    // Inlined into `resolve`, with the rounds, so that both fighters live in registers rather than behind
+    // a pointer (a build that left it out of line ran a plain fight about 10 % slower).
+    #[inline(always)]
     fn fight<R: Roller + ?Sized>(&self, f: &mut [Fighter; 2], rng: &mut R) -> FightOutcome {
         if let Some(plain) = &self.plain {
             self.plain_rounds(plain, f, self.clock(), rng)
@@ -698,6 +701,7 @@ impl FightPlan {
     /// The rounds of a plain fight ([`FightPlan::plain`]). Only damage happens, so each side's attacks come
     /// down to the real and temporary damage of those that hit; the faster side always strikes (both stand
     /// as a round begins), and the slower one if he still stands or on a tie.
+    #[inline(always)]
     fn plain_rounds<R: Roller + ?Sized>(
         &self,
         plain: &[PlainSide; 2],
@@ -727,6 +731,7 @@ impl FightPlan {
     }
 
     /// The rounds of any other fight, where holds, stuns, knock-downs or an armed defender can happen.
+    #[inline(always)]
     fn rounds<R: Roller + ?Sized>(
         &self,
         f: &mut [Fighter; 2],

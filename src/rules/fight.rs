@@ -5,11 +5,12 @@
 //! fight with all its state on the stack. The order of dice is fixed, so a seed replays a fight exactly and
 //! scripted dice drive every branch in the tests:
 //! - Every round begins with both initiatives, the attacker's d10 first.
-//! - A plain fight ([`FightPlan::plain`]: weapons and natural attacks only) then rolls the attacker's attacks
+//! - A plain fight (weapons and natural attacks only, see `FightPlan::plain`) then rolls the attacker's attacks
 //!   and then the victim's, each attack its d20 and its damage dice, hit or miss, and whether its side will
 //!   still stand to strike or not. Initiative only orders the effects. Why: such a round runs without a
-//!   branch on who acts first or on hit or miss (about 1.4 times as fast), and rule variants that change only who
-//!   hits meet the same damage dice.
+//!   branch on who acts first or on hit or miss (1.4 times as fast as the general round when it was
+//!   introduced, more since its attacks are folded into `PlainStrike`s), and rule variants that change
+//!   only who hits meet the same damage dice.
 //! - Any other fight rolls each attack as it is made, in the order of play: its d20, then what a hit needs
 //!   (damage dice, a punch's knockout d100 and a knockout's d10), and a held fighter's contest in place of
 //!   his first attack. Holds, stuns and knock-downs change who acts and what is rolled mid-round, so
@@ -102,9 +103,10 @@ struct Blow {
 }
 
 /// How the damage of a weapon or natural attack (its dice plus everything added) becomes real and temporary
-/// damage (RULES.md §5): all real at full force; held back, half of it (by the rule's rounding, at least
-/// 1), of which half (rounded down) is temporary. Folded into a shift and an addend, so that a round computes
-/// it with no branch and no division; a test holds it to [`held_back`] for every rounding.
+/// damage (RULES.md §3): all real (at least 1) at full force; held back, half of it (by the rule's rounding,
+/// at least 1), of which half (rounded down) is temporary. Folded into a shift and an addend, so that a round
+/// computes it with no branch and no division; a test holds it to [`crate::rules::strike::held_back`] for
+/// every rounding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Split {
     /// 1 when held back, else 0.
@@ -197,8 +199,8 @@ pub struct FightPlan {
     /// A brawl against a defender with a real weapon, attacking with it: the armed-defender rule applies
     /// while he still holds a weapon.
     armed_defender: bool,
-    /// Only weapons and natural attacks on both sides: nobody can be stunned, knocked down, pinned or held,
-    /// and there is no armed defender. Such a fight runs [`FightPlan::plain_rounds`], where only damage
+    /// `Some` only when both sides fight with weapons and natural attacks: nobody can be stunned, knocked
+    /// down, pinned or held, and there is no armed defender. Such a fight runs [`FightPlan::plain_rounds`], where only damage
     /// happens, with each side's attacks folded further into [`PlainSide`]s.
     plain: Option<[PlainSide; 2]>,
 }
@@ -209,14 +211,14 @@ struct PlainSide {
     /// Attacks in a round, indexed by `round % 2`, as [`Side::attacks`] (none for an idle blow).
     attacks: [u32; 2],
     /// Attack `i` of a round, for every `i` a round can have.
-    strikes: Vec<Strike>,
+    strikes: Vec<PlainStrike>,
 }
 
 /// One attack of a plain round folded to plain integers: the faces that hit, the damage dice, and how
 /// their sum becomes real and temporary damage. Why: the round then has no branch on the kind of blow,
 /// on natural attacks or on holding back, and no division.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Strike {
+struct PlainStrike {
     roll: AttackRoll,
     dice: Dice,
     /// Strength and magic, added to the dice.
@@ -224,9 +226,9 @@ struct Strike {
     split: Split,
 }
 
-impl Strike {
+impl PlainStrike {
     /// The `i`-th attack of a round struck with `blow`, or `None` for a blow that is not a weapon's or natural attack's.
-    fn fold(blow: &Blow, natural: &[Dice], i: usize) -> Option<Strike> {
+    fn fold(blow: &Blow, natural: &[Dice], i: usize) -> Option<PlainStrike> {
         let Kind::Dice {
             natural: is_natural,
             ..
@@ -234,7 +236,7 @@ impl Strike {
         else {
             return None;
         };
-        Some(Strike {
+        Some(PlainStrike {
             roll: blow.rolls[0],
             dice: *blow.dice(is_natural, natural, i),
             add: blow.damage_add[0],
@@ -338,8 +340,8 @@ impl Fighter {
         self.hp - self.real - self.temporary - (dealt[0] + dealt[1]) * times > 0
     }
 
-    /// Takes the real and temporary damage `dealt`, `times` (1 or 0) over: a plain round's `take` without
-    /// a branch.
+    /// Takes the real and temporary damage `dealt`, `times` (1 or 0) over: `times` lets a plain round skip
+    /// it without a branch.
     #[inline(always)]
     fn suffer(&mut self, dealt: [i32; 2], times: i32) {
         self.real += dealt[0] * times;
@@ -514,17 +516,21 @@ impl Side {
     /// knock down or hold.
     fn plain(&self) -> Option<PlainSide> {
         let blow = &self.blows[self.first_slot as usize];
-        if blow.kind == Kind::Idle {
-            return Some(PlainSide {
-                attacks: [0, 0],
-                strikes: Vec::new(),
-            });
+        match blow.kind {
+            Kind::Dice { .. } => {}
+            Kind::Idle => {
+                return Some(PlainSide {
+                    attacks: [0, 0],
+                    strikes: Vec::new(),
+                });
+            }
+            Kind::Punch | Kind::Wrestle | Kind::Overbear => return None,
         }
         let most = self.attacks[0].max(self.attacks[1]) as usize;
         Some(PlainSide {
             attacks: self.attacks,
             strikes: (0..most)
-                .map(|i| Strike::fold(blow, &self.natural, i))
+                .map(|i| PlainStrike::fold(blow, &self.natural, i))
                 .collect::<Option<_>>()?,
         })
     }
@@ -716,11 +722,10 @@ impl FightPlan {
             let by_victim = plain[VICTIM].attacks(round, rng);
             // 1 or 0, as multipliers. On a tie nothing lands before both have struck.
             let (attacker_first, victim_first) = (i32::from(a < v), i32::from(a > v));
-            // The slower side strikes if the faster side's blows leave him conscious.
-            let attacker_strikes =
-                attacker_first | i32::from(f[ATTACKER].stands_after(by_victim, victim_first));
-            let victim_strikes =
-                victim_first | i32::from(f[VICTIM].stands_after(by_attacker, attacker_first));
+            // Both stand as a round begins, so a side strikes exactly when the other side's faster blows (none
+            // unless the other side is faster) leave him conscious.
+            let attacker_strikes = i32::from(f[ATTACKER].stands_after(by_victim, victim_first));
+            let victim_strikes = i32::from(f[VICTIM].stands_after(by_attacker, attacker_first));
             f[VICTIM].suffer(by_attacker, attacker_strikes);
             f[ATTACKER].suffer(by_victim, victim_strikes);
             if let Some(outcome) = self.after_round(f, round, &mut heal_in) {

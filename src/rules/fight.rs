@@ -5,11 +5,11 @@
 //! fight with all its state on the stack. The order of dice is fixed, so a seed replays a fight exactly and
 //! scripted dice drive every branch in the tests:
 //! - Every round begins with both initiatives, the attacker's d10 first.
-//! - A plain fight (weapons and natural attacks only, see `FightPlan::plain`) then rolls the attacker's attacks
-//!   and then the victim's, each attack its d20 and its damage dice, hit or miss, and whether its side will
-//!   still stand to strike or not. Initiative only orders the effects. Why: such a round runs without a
-//!   branch on who acts first or on hit or miss (1.4 times as fast as the general round when it was
-//!   introduced, more since its attacks are folded into `PlainStrike`s), and rule variants that change
+//! - A plain fight (weapons and natural attacks only, see `FightPlan::plain`) then rolls the attacker's
+//!   attacks and then the victim's, each attack its d20 and its damage dice, hit or miss, and whether its
+//!   side will still stand to strike or not. Initiative only orders the effects. Why: such a round runs
+//!   without a branch on who acts first or on hit or miss (1.4 times as fast as the general round when it
+//!   was introduced, more since its attacks are folded into `PlainStrike`s), and rule variants that change
 //!   only who hits meet the same damage dice.
 //! - Any other fight rolls each attack as it is made, in the order of play: its d20, then what a hit needs
 //!   (damage dice, a punch's knockout d100 and a knockout's d10), and a held fighter's contest in place of
@@ -200,8 +200,8 @@ pub struct FightPlan {
     /// while he still holds a weapon.
     armed_defender: bool,
     /// `Some` only when both sides fight with weapons and natural attacks: nobody can be stunned, knocked
-    /// down, pinned or held, and there is no armed defender. Such a fight runs [`FightPlan::plain_rounds`], where only damage
-    /// happens, with each side's attacks folded further into [`PlainSide`]s.
+    /// down, pinned or held, and there is no armed defender. Such a fight runs [`FightPlan::plain_rounds`],
+    /// where only damage happens, with each side's attacks folded further into [`PlainSide`]s.
     plain: Option<[PlainSide; 2]>,
 }
 
@@ -227,7 +227,8 @@ struct PlainStrike {
 }
 
 impl PlainStrike {
-    /// The `i`-th attack of a round struck with `blow`, or `None` for a blow that is not a weapon's or natural attack's.
+    /// The `i`-th attack of a round struck with `blow`, or `None` for a blow that is not a weapon's or a
+    /// natural attack's.
     fn fold(blow: &Blow, natural: &[Dice], i: usize) -> Option<PlainStrike> {
         let Kind::Dice {
             natural: is_natural,
@@ -722,8 +723,8 @@ impl FightPlan {
             let by_victim = plain[VICTIM].attacks(round, rng);
             // 1 or 0, as multipliers. On a tie nothing lands before both have struck.
             let (attacker_first, victim_first) = (i32::from(a < v), i32::from(a > v));
-            // Both stand as a round begins, so a side strikes exactly when the other side's faster blows (none
-            // unless the other side is faster) leave him conscious.
+            // Both stand as a round begins, so a side strikes exactly when the other side's faster blows
+            // (none unless the other side is faster) leave him conscious.
             let attacker_strikes = i32::from(f[ATTACKER].stands_after(by_victim, victim_first));
             let victim_strikes = i32::from(f[VICTIM].stands_after(by_attacker, attacker_first));
             f[VICTIM].suffer(by_attacker, attacker_strikes);

@@ -318,7 +318,7 @@ impl Fighter {
 
     /// Above 0 hit points once temporary damage is counted.
     fn conscious(&self) -> bool {
-        self.hp - self.real - self.temporary > 0
+        self.stands_after([0, 0], 0)
     }
 
     fn stunned(&self, round: u32) -> bool {
@@ -331,8 +331,7 @@ impl Fighter {
     }
 
     fn take(&mut self, d: Damage) {
-        self.real += d.real as i32;
-        self.temporary += d.temporary as i32;
+        self.suffer([d.real as i32, d.temporary as i32], 1);
     }
 
     /// Still conscious after taking the real and temporary damage `dealt`, `times` (1 or 0) over.

@@ -6,35 +6,37 @@ use crate::rules::Damage;
 use crate::rules::options::Rounding;
 use crate::rules::tables::{Size, brawl_row};
 
-/// What one unarmed attack that landed did. Whether it lands is the attack roll's business (the fight rolls
-/// it once for every kind of blow); these functions read the punching and wrestling column for a hit.
+/// What one unarmed attack that landed does, read from the punching and wrestling column. Whether it lands
+/// is the attack roll's business (the fight rolls it once for every kind of blow). Why no dice here: the
+/// row is a pure function of the modified roll, so a fight folds it for every d20 face once per point and
+/// rolls only the knockout ([`knockout`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Blow {
     /// Damage done (25% real, 75% temporary for punches and wrestling).
     pub damage: Damage,
-    /// A punch's knockout: stunned for this many rounds.
-    pub stun: Option<u32>,
+    /// A punch's knockout chance in percent (0 for wrestling).
+    pub ko_percent: u32,
     /// A wrestling hit on a hold row.
     pub hold: bool,
 }
 
 /// A punch that hit with the modified roll `modified`: the row gives the damage (plus Strength, never below
-/// 0) and the knockout chance; a knockout (d100 ≤ %KO) stuns for 1d10 rounds.
-#[inline]
-pub fn punch<R: Roller + ?Sized>(
-    modified: i32,
-    damage_adjustment: i32,
-    rounding: Rounding,
-    rng: &mut R,
-) -> Blow {
+/// 0) and the knockout chance.
+pub fn punch(modified: i32, damage_adjustment: i32, rounding: Rounding) -> Blow {
     let row = brawl_row(modified);
     let total = (row.punch_damage + damage_adjustment).max(0) as u32;
-    let stun = (rng.die(100) <= row.ko_percent).then(|| rng.die(10));
     Blow {
         damage: Damage::quarter_real(total, rounding),
-        stun,
+        ko_percent: row.ko_percent,
         hold: false,
     }
+}
+
+/// A punch's knockout roll: d100 ≤ %KO knocks the target out, stunned for 1d10 rounds. Every punch that
+/// hits rolls the d100, whatever its chance.
+#[inline(always)]
+pub fn knockout<R: Roller + ?Sized>(ko_percent: u32, rng: &mut R) -> Option<u32> {
+    (rng.die(100) <= ko_percent).then(|| rng.die(10))
 }
 
 /// Damage of a wrestling move, or of a hold kept for its `k`-th round: k + Strength's damage adjustment
@@ -45,11 +47,10 @@ pub fn wrestling_damage(k: u32, damage_adjustment: i32, rounding: Rounding) -> D
 
 /// A wrestling move that hit with the modified roll `modified`: the row says whether it is a hold; every
 /// move does 1 + Strength's damage adjustment.
-#[inline]
 pub fn wrestle(modified: i32, damage_adjustment: i32, rounding: Rounding) -> Blow {
     Blow {
         damage: wrestling_damage(1, damage_adjustment, rounding),
-        stun: None,
+        ko_percent: 0,
         hold: brawl_row(modified).hold,
     }
 }
@@ -67,26 +68,34 @@ mod tests {
 
     #[test]
     fn a_punch_reads_its_row_from_the_modified_roll() {
-        // 13 + 2 = 15: jab, 2 points, 6% knockout. d100 = 7: no knockout.
-        let mut dice = Scripted::new([7]);
-        let b = punch(13 + 2, 1, Rounding::HalfDown, &mut dice);
+        // 13 + 2 = 15: jab, 2 points (+1 Strength), 6% knockout.
+        let b = punch(13 + 2, 1, Rounding::HalfDown);
         assert_eq!(b.damage.total, 3);
         assert_eq!((b.damage.real, b.damage.temporary), (1, 2));
-        assert_eq!(b.stun, None);
+        assert_eq!(b.ko_percent, 6);
+        assert!(!b.hold);
+    }
+
+    #[test]
+    fn a_knockout_needs_the_d100_at_or_under_the_chance_and_stuns_1d10_rounds() {
+        // d100 = 7 against 6%: no knockout, and no d10.
+        let mut dice = Scripted::new([7]);
+        assert_eq!(knockout(6, &mut dice), None);
+        assert_eq!(dice.requests(), &[100]);
         // d100 = 6: knockout, stunned 1d10 = 4 rounds.
         let mut dice = Scripted::new([6, 4]);
-        assert_eq!(
-            punch(13 + 2, 1, Rounding::HalfDown, &mut dice).stun,
-            Some(4)
-        );
+        assert_eq!(knockout(6, &mut dice), Some(4));
         assert_eq!(dice.requests(), &[100, 10]);
+        // A 0% row still rolls its d100.
+        let mut dice = Scripted::new([1]);
+        assert_eq!(knockout(0, &mut dice), None);
+        assert_eq!(dice.requests(), &[100]);
     }
 
     #[test]
     fn a_wild_swing_with_a_strength_penalty_does_no_damage_not_negative() {
         // 19: wild swing, 0 points; Strength −1 would make it −1: it stays 0.
-        let mut dice = Scripted::new([50]);
-        let b = punch(19, -1, Rounding::HalfDown, &mut dice);
+        let b = punch(19, -1, Rounding::HalfDown);
         assert_eq!(b.damage, Damage::default());
     }
 

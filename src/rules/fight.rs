@@ -19,7 +19,7 @@
 use crate::dice::{Dice, Roller};
 use crate::rules::action::{Intent, Style};
 use crate::rules::attack::{AttackRoll, ContestScore, contest};
-use crate::rules::brawl::{overbear_modifier, punch, wrestle, wrestling_damage};
+use crate::rules::brawl::{knockout, overbear_modifier, punch, wrestle, wrestling_damage};
 use crate::rules::combatant::{Combatant, HitPoints};
 use crate::rules::grab::size_modifier;
 use crate::rules::options::Rounding;
@@ -87,6 +87,55 @@ fn situational_modifier(kind: Kind, situation: usize, armed_bonus: i32) -> i32 {
     modifier
 }
 
+/// What one natural d20 face does for a blow in one situation: whether it hits and, for punching and
+/// wrestling, what the row of its modified roll does (nothing on a miss). Why: a round then reads one entry where it would add
+/// the modifier, compare, clamp, look the row up and split its damage into quarters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Face {
+    hit: bool,
+    /// A wrestling hold.
+    hold: bool,
+    /// A punch's knockout chance in percent.
+    ko_percent: u8,
+    /// A punch's or wrestling move's real and temporary damage (weapons roll theirs).
+    damage: [i16; 2],
+}
+
+impl Face {
+    /// The face `natural` of `roll`, for a blow of `kind` by a side whose Strength adjusts damage by
+    /// `damage_adjustment`.
+    fn new(
+        kind: Kind,
+        roll: &AttackRoll,
+        natural: u32,
+        damage_adjustment: i32,
+        rounding: Rounding,
+    ) -> Face {
+        let hit = roll.hits(natural);
+        let modified = natural as i32 + roll.modifier;
+        let row = match kind {
+            Kind::Punch if hit => punch(modified, damage_adjustment, rounding),
+            Kind::Wrestle if hit => wrestle(modified, damage_adjustment, rounding),
+            // A miss does nothing.
+            _ => crate::rules::brawl::Blow::default(),
+        };
+        // Row damage is at most a few points plus Strength's adjustment, and chances are percentages: the
+        // narrowing keeps every value.
+        let narrow = |x: u32| i16::try_from(x).unwrap_or(i16::MAX);
+        Face {
+            hit,
+            hold: row.hold,
+            ko_percent: u8::try_from(row.ko_percent).unwrap_or(u8::MAX),
+            damage: [narrow(row.damage.real), narrow(row.damage.temporary)],
+        }
+    }
+
+    #[inline(always)]
+    fn damage(&self) -> [i32; 2] {
+        self.damage.map(i32::from)
+    }
+}
+
 /// One way a side attacks, folded into numbers once per point: the attack roll for every situation, the
 /// damage dice and what is added to them. A fight then only indexes tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +143,8 @@ struct Blow {
     kind: Kind,
     /// The attack roll in each situation, indexed by the `ARMED_BONUS | TARGET_* | HELD` bits.
     rolls: [AttackRoll; SITUATIONS],
+    /// What each d20 face does in each situation: `faces[situation][natural]` (index 0 unused).
+    faces: [[Face; 21]; SITUATIONS],
     /// The weapon's damage dice, or the first natural attack's.
     dice: Dice,
     /// Added to the damage dice: Strength and magic, plus the armed defender's bonus at index 1.
@@ -162,6 +213,9 @@ impl Blow {
         }
     }
 }
+
+/// No wrestling bout yet: a round number past every round, so that starting a bout is a `min`.
+const NO_BOUT: u32 = u32::MAX;
 
 /// A side's blows by [`Slot`]: the main weapon, the backup, the bare hands.
 const SLOTS: usize = 3;
@@ -376,11 +430,18 @@ fn blow(
     options: &RuleOptions,
 ) -> Blow {
     let bonus = options.armed_defender_bonus;
+    let rolls: [AttackRoll; SITUATIONS] = std::array::from_fn(|situation| {
+        let situational = situational_modifier(kind, situation, bonus);
+        AttackRoll::new(me.thac0, them.ac.normal(), modifier + situational, options)
+    });
+    let adjustment = me.damage_adjustment();
     Blow {
         kind,
-        rolls: std::array::from_fn(|situation| {
-            let situational = situational_modifier(kind, situation, bonus);
-            AttackRoll::new(me.thac0, them.ac.normal(), modifier + situational, options)
+        rolls,
+        faces: rolls.map(|roll| {
+            std::array::from_fn(|natural| {
+                Face::new(kind, &roll, natural as u32, adjustment, options.rounding)
+            })
         }),
         dice,
         damage_add: [damage_add, damage_add + bonus],
@@ -716,7 +777,8 @@ impl FightPlan {
         rng: &mut R,
     ) -> FightOutcome {
         let mut heal_in = from.heal_in;
-        for round in from.round..=self.max_rounds {
+        let mut round = from.round;
+        while round <= self.max_rounds {
             let (a, v) = (rng.die(10), rng.die(10));
             let by_attacker = plain[ATTACKER].attacks(round, rng);
             let by_victim = plain[VICTIM].attacks(round, rng);
@@ -731,6 +793,10 @@ impl FightPlan {
             if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
                 return outcome;
             }
+            let Some(next) = round.checked_add(1) else {
+                break;
+            };
+            round = next;
         }
         self.timeout()
     }
@@ -743,11 +809,12 @@ impl FightPlan {
         from: Clock,
         rng: &mut R,
     ) -> FightOutcome {
-        let mut bout_began: Option<u32> = None;
+        let mut bout_began = NO_BOUT;
         let mut heal_in = from.heal_in;
-        for round in from.round..=self.max_rounds {
+        let mut round = from.round;
+        while round <= self.max_rounds {
             // After the first round of a wrestling bout only size S weapons can be used.
-            if bout_began.is_some_and(|b| round > b) {
+            if round > bout_began {
                 for s in [ATTACKER, VICTIM] {
                     if f[s].slot == Slot::Main {
                         f[s].slot = self.sides[s].in_bout;
@@ -805,6 +872,10 @@ impl FightPlan {
             if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
                 return outcome;
             }
+            let Some(next) = round.checked_add(1) else {
+                break;
+            };
+            round = next;
         }
         self.timeout()
     }
@@ -817,7 +888,7 @@ impl FightPlan {
         f: &mut [Fighter; 2],
         round: u32,
         armed: bool,
-        bout_began: &mut Option<u32>,
+        bout_began: &mut u32,
         rng: &mut R,
     ) {
         let (s, o) = (S, 1 - S);
@@ -861,7 +932,7 @@ impl FightPlan {
         round: u32,
         armed: bool,
         i: usize,
-        bout_began: &mut Option<u32>,
+        bout_began: &mut u32,
         rng: &mut R,
     ) {
         let (s, o) = (S, 1 - S);
@@ -873,34 +944,30 @@ impl FightPlan {
             + usize::from(f[s].held) * HELD;
         if blow.kind == Kind::Wrestle {
             // A wrestling attack starts the bout, hit or miss.
-            bout_began.get_or_insert(round);
+            *bout_began = (*bout_began).min(round);
         }
         if blow.kind == Kind::Idle {
             return;
         }
-        let swing = blow.rolls[situation].roll(rng);
-        if !swing.hit {
-            return;
-        }
-        let rounding = self.options.rounding;
+        let face = blow.faces[situation][rng.die(20) as usize];
+        // A missed face does nothing (see `Face::new`), so a wrestling move, which rolls no more dice, needs
+        // no branch on hit or miss: its outcome is as random as the d20, and a branch would be mispredicted.
+        f[o].suffer(face.damage(), 1);
         match blow.kind {
+            Kind::Wrestle => {
+                if face.hold && f[s].holding == 0 {
+                    f[s].holding = 1;
+                    f[s].hold_began = round;
+                    f[o].held = true;
+                }
+            }
+            _ if !face.hit => {}
             Kind::Dice { .. } => {
                 f[o].suffer(blow.roll_damage(&me.natural, i, armed, rng), 1);
             }
             Kind::Punch => {
-                let hit = punch(swing.modified, me.damage_adjustment, rounding, rng);
-                f[o].take(hit.damage);
-                if let Some(k) = hit.stun {
+                if let Some(k) = knockout(u32::from(face.ko_percent), rng) {
                     f[o].stunned_through = f[o].stunned_through.max(round + k);
-                }
-            }
-            Kind::Wrestle => {
-                let hit = wrestle(swing.modified, me.damage_adjustment, rounding);
-                f[o].take(hit.damage);
-                if hit.hold && f[s].holding == 0 {
-                    f[s].holding = 1;
-                    f[s].hold_began = round;
-                    f[o].held = true;
                 }
             }
             Kind::Overbear => match f[o].prone_since {

@@ -91,7 +91,7 @@ fn an_extra_attack_leaves_the_normal_one_to_initiative() {
 }
 
 #[test]
-fn a_held_defender_with_an_extra_attack_still_makes_it_and_breaks_free_once() {
+fn a_held_defender_with_an_extra_attack_still_makes_it_at_minus_4_and_breaks_free_once() {
     let o = RuleOptions {
         armed_defender_extra_attack: true,
         ..RuleOptions::default()
@@ -121,6 +121,16 @@ fn a_held_defender_with_an_extra_attack_still_makes_it_and_breaks_free_once() {
     assert_eq!(f[ATTACKER].real, 3 + 4, "the extra attack's +4 damage");
     assert_eq!(dice.remaining(), 0);
     assert!(f[VICTIM].held);
+    // The same fight with a 9 for the extra attack in round 2: the guard needs 10 (THAC0 20 against AC
+    // 10), so it hits with the armed defender's +4 alone and misses with the hold's −4 as well.
+    let mut dice = Scripted::new([1, 2, 1, 15, 15, 5, 1, 2, 9, 15, 5]);
+    let (_, f) = fight(&p, &mut dice);
+    assert_eq!(
+        dice.requests(),
+        &[10, 10, 20, 20, 20, 20, 10, 10, 20, 20, 20]
+    );
+    assert_eq!(f[ATTACKER].real, 0);
+    assert_eq!(dice.remaining(), 0);
 }
 
 #[test]
@@ -790,4 +800,91 @@ fn only_blows_with_dice_held_back_split_their_damage() {
         let sword = &p.sides[VICTIM].blows[Slot::Main as usize];
         assert_eq!(sword.split.held_back, held_back, "{intent:?}");
     }
+}
+
+#[test]
+fn every_folded_face_is_the_attack_roll_and_the_column_for_its_modified_roll() {
+    // `Face` restates, for each d20 face and situation, whether the roll hits and what the punching and
+    // wrestling column does with the modified roll. A strong and a weak fighter, to meet every row and the
+    // floor of 0 damage; a miss does nothing, which the wrestling move relies on to skip its hit branch.
+    let brawlers = [
+        "class = \"fighter\"\nlevel = 9\nstrength = \"18/00\"",
+        "class = \"mage\"\nlevel = 1\nstrength = 3",
+    ];
+    let rounding = RuleOptions::default().rounding;
+    for brawler in brawlers {
+        for style in [Style::Punch, Style::Wrestle, Style::Overbear] {
+            let p = plan(brawler, GUARD, Some(style), Intent::Lethal, 10);
+            let side = &p.sides[ATTACKER];
+            let blow = &side.blows[Slot::Fists as usize];
+            for situation in 0..SITUATIONS {
+                let roll = &blow.rolls[situation];
+                for natural in 1..=20u32 {
+                    let face = blow.faces[situation][natural as usize];
+                    let hit = roll.hits(natural);
+                    let modified = natural as i32 + roll.modifier;
+                    let column = match style {
+                        Style::Punch if hit => punch(modified, side.damage_adjustment, rounding),
+                        Style::Wrestle if hit => {
+                            wrestle(modified, side.damage_adjustment, rounding)
+                        }
+                        _ => crate::rules::brawl::Blow::default(),
+                    };
+                    assert_eq!(
+                        (
+                            face.hit,
+                            face.hold,
+                            u32::from(face.ko_percent),
+                            face.damage()
+                        ),
+                        (
+                            hit,
+                            column.hold,
+                            column.ko_percent,
+                            [column.damage.real as i32, column.damage.temporary as i32]
+                        ),
+                        "{style:?} {brawler:?}, situation {situation}, natural {natural}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fight_may_last_to_the_last_round_a_counter_holds() {
+    // Rounds are counted in a `u32`: a fight allowed every round of it stops after the last one rather than
+    // counting past it. Everyone misses (all dice 1), from the round before the last.
+    let lasting = |style| {
+        plan(
+            "class = \"fighter\"\nhp = 50",
+            "class = \"fighter\"\nhp = 50\nweapon = \"long sword\"",
+            style,
+            Intent::Lethal,
+            u32::MAX,
+        )
+    };
+    let clock = Clock {
+        round: u32::MAX - 1,
+        heal_in: 5,
+    };
+    let timeout = FightOutcome {
+        ending: Ending::Timeout,
+        rounds: u32::MAX,
+        killed: [false, false],
+    };
+    // The general round: a brawl against an armed guard, two rounds of 2 initiatives and 2 missed swings.
+    let p = lasting(Some(Style::Punch));
+    let mut dice = Scripted::new([1; 8]);
+    let mut f = p.start(&mut dice);
+    assert_eq!(p.rounds(&mut f, clock, &mut dice), timeout);
+    assert_eq!(dice.remaining(), 0);
+    // The plain round: sword against sword, each round 2 initiatives and 2 missed swings with their damage
+    // dice.
+    let p = lasting(None);
+    let plain = p.plain.clone().expect("a plain fight");
+    let mut dice = Scripted::new([1; 12]);
+    let mut f = p.start(&mut dice);
+    assert_eq!(p.plain_rounds(&plain, &mut f, clock, &mut dice), timeout);
+    assert_eq!(dice.remaining(), 0);
 }

@@ -62,7 +62,7 @@ enum Kind {
     Overbear,
 }
 
-/// The situations that change an attack roll, as bits of an index into [`Blow::rolls`].
+/// The situations that change an attack roll, as bits of an index into [`Blow::rolls`] and [`Blow::faces`].
 const ARMED_BONUS: usize = 1;
 const TARGET_STUNNED: usize = 2;
 const TARGET_PRONE: usize = 4;
@@ -88,8 +88,8 @@ fn situational_modifier(kind: Kind, situation: usize, armed_bonus: i32) -> i32 {
 }
 
 /// What one natural d20 face does for a blow in one situation: whether it hits and, for punching and
-/// wrestling, what the row of its modified roll does (nothing on a miss). Why: a round then reads one entry where it would add
-/// the modifier, compare, clamp, look the row up and split its damage into quarters.
+/// wrestling, what the row of its modified roll does (nothing on a miss). Why: a round then reads one entry
+/// where it would add the modifier, compare, clamp, look the row up and split its damage into quarters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Face {
     hit: bool,
@@ -136,8 +136,8 @@ impl Face {
     }
 }
 
-/// One way a side attacks, folded into numbers once per point: the attack roll for every situation, the
-/// damage dice and what is added to them. A fight then only indexes tables.
+/// One way a side attacks, folded into numbers once per point: the attack roll for every situation, what
+/// each d20 face does in it, the damage dice and what is added to them. A fight then only indexes tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Blow {
     kind: Kind,
@@ -214,7 +214,8 @@ impl Blow {
     }
 }
 
-/// No wrestling bout yet: a round number past every round, so that starting a bout is a `min`.
+/// No wrestling bout yet: the last round a `u32` holds, after which no round follows, so that starting a
+/// bout is a `min` and "after the bout's first round" is never true before it starts.
 const NO_BOUT: u32 = u32::MAX;
 
 /// A side's blows by [`Slot`]: the main weapon, the backup, the bare hands.
@@ -967,7 +968,7 @@ impl FightPlan {
             }
             Kind::Punch => {
                 if let Some(k) = knockout(u32::from(face.ko_percent), rng) {
-                    f[o].stunned_through = f[o].stunned_through.max(round + k);
+                    f[o].stunned_through = f[o].stunned_through.max(round.saturating_add(k));
                 }
             }
             Kind::Overbear => match f[o].prone_since {

@@ -215,12 +215,14 @@ fn a_stunned_fighter_loses_his_actions_and_is_easier_to_hit() {
         1, 5, 20, 5,
         1, // round 1: a haymaker, 10 % knockout: d100 5 stuns for 1d10 = 1 round; he loses round 1
         1, 5, 6,
-        50, // round 2: still stunned; 6 + 4 = 10 hits (a jab row), no knockout; he does not act
+        50, // round 2: still stunned; 6 + 4 = 10 hits (a glancing blow, 1 point), no knockout (3 %)
         1, 5, 2,
         2, // round 3: the brawler misses, the stunned-no-longer victim swings and misses
     ]);
     let (_, f) = fight(&p, &mut dice);
     assert_eq!(f[VICTIM].stunned_through, 2);
+    // 2 for the haymaker and 1 for the glancing blow: the row read with the +4 (a bare 6 is a 2-point jab).
+    assert_eq!(f[VICTIM].real + f[VICTIM].temporary, 3);
     assert_eq!(
         dice.requests(),
         &[10, 10, 20, 100, 10, 10, 10, 20, 100, 10, 10, 20, 20]
@@ -806,49 +808,75 @@ fn only_blows_with_dice_held_back_split_their_damage() {
 fn every_folded_face_is_the_attack_roll_and_the_column_for_its_modified_roll() {
     // `Face` restates, for each d20 face and situation, whether the roll hits and what the punching and
     // wrestling column does with the modified roll. A strong and a weak fighter, to meet every row and the
-    // floor of 0 damage; a miss does nothing, which the wrestling move relies on to skip its hit branch.
+    // floor of 0 damage, each answered by a guard with a sword and a brawler in kind; every rounding of the
+    // quarters; every slot of both sides. A miss does nothing, which the wrestling move relies on to skip its
+    // hit branch.
     let brawlers = [
         "class = \"fighter\"\nlevel = 9\nstrength = \"18/00\"",
         "class = \"mage\"\nlevel = 1\nstrength = 3",
     ];
-    let rounding = RuleOptions::default().rounding;
-    for brawler in brawlers {
-        for style in [Style::Punch, Style::Wrestle, Style::Overbear] {
-            let p = plan(brawler, GUARD, Some(style), Intent::Lethal, 10);
-            let side = &p.sides[ATTACKER];
-            let blow = &side.blows[Slot::Fists as usize];
-            for situation in 0..SITUATIONS {
-                let roll = &blow.rolls[situation];
-                for natural in 1..=20u32 {
-                    let face = blow.faces[situation][natural as usize];
-                    let hit = roll.hits(natural);
-                    let modified = natural as i32 + roll.modifier;
-                    let column = match style {
-                        Style::Punch if hit => punch(modified, side.damage_adjustment, rounding),
-                        Style::Wrestle if hit => {
-                            wrestle(modified, side.damage_adjustment, rounding)
+    let unarmed = "class = \"fighter\"\nlevel = 4\nstrength = 17";
+    let mut column_faces = 0;
+    for rounding in [Rounding::HalfDown, Rounding::Down, Rounding::Up] {
+        let options = RuleOptions {
+            rounding,
+            ..RuleOptions::default()
+        };
+        for brawler in brawlers {
+            for style in [Style::Punch, Style::Wrestle, Style::Overbear] {
+                for victim in [GUARD, unarmed] {
+                    let m = matchup(brawler, victim);
+                    let p =
+                        FightPlan::prepare(&m, &options, Some(style), Intent::Lethal, 10).unwrap();
+                    for side in &p.sides {
+                        for blow in &side.blows {
+                            for situation in 0..SITUATIONS {
+                                let roll = &blow.rolls[situation];
+                                for natural in 1..=20u32 {
+                                    let face = blow.faces[situation][natural as usize];
+                                    let hit = roll.hits(natural);
+                                    let modified = natural as i32 + roll.modifier;
+                                    let adjustment = side.damage_adjustment;
+                                    let column = match blow.kind {
+                                        Kind::Punch if hit => punch(modified, adjustment, rounding),
+                                        Kind::Wrestle if hit => {
+                                            wrestle(modified, adjustment, rounding)
+                                        }
+                                        _ => crate::rules::brawl::Blow::default(),
+                                    };
+                                    column_faces += usize::from(column.damage.total > 0);
+                                    assert_eq!(
+                                        (
+                                            face.hit,
+                                            face.hold,
+                                            u32::from(face.ko_percent),
+                                            face.damage()
+                                        ),
+                                        (
+                                            hit,
+                                            column.hold,
+                                            column.ko_percent,
+                                            [
+                                                column.damage.real as i32,
+                                                column.damage.temporary as i32
+                                            ]
+                                        ),
+                                        "{:?} {brawler:?} against {victim:?}, {rounding:?}, situation \
+                                         {situation}, natural {natural}",
+                                        blow.kind
+                                    );
+                                }
+                            }
                         }
-                        _ => crate::rules::brawl::Blow::default(),
-                    };
-                    assert_eq!(
-                        (
-                            face.hit,
-                            face.hold,
-                            u32::from(face.ko_percent),
-                            face.damage()
-                        ),
-                        (
-                            hit,
-                            column.hold,
-                            column.ko_percent,
-                            [column.damage.real as i32, column.damage.temporary as i32]
-                        ),
-                        "{style:?} {brawler:?}, situation {situation}, natural {natural}"
-                    );
+                    }
                 }
             }
         }
     }
+    assert!(
+        column_faces > 1000,
+        "the faces met the column {column_faces} times"
+    );
 }
 
 #[test]
@@ -887,4 +915,50 @@ fn a_fight_may_last_to_the_last_round_a_counter_holds() {
     let mut f = p.start(&mut dice);
     assert_eq!(p.plain_rounds(&plain, &mut f, clock, &mut dice), timeout);
     assert_eq!(dice.remaining(), 0);
+    // A knockout in the round before the last stuns through the last round, not past the counter: the guard
+    // misses, the brawler's natural 20 knocks him out (d100 1) for 1d10 = 5 rounds; in the last round the
+    // guard cannot act and the brawler misses.
+    let p = lasting(Some(Style::Punch));
+    let mut dice = Scripted::new([1, 1, 1, 20, 1, 5, 1, 1, 1]);
+    let mut f = p.start(&mut dice);
+    assert_eq!(p.rounds(&mut f, clock, &mut dice), timeout);
+    assert_eq!(dice.requests(), &[10, 10, 20, 20, 100, 10, 10, 10, 20]);
+    assert_eq!(f[VICTIM].stunned_through, u32::MAX);
+}
+
+#[test]
+fn the_situation_adds_the_armed_bonus_4_against_the_stunned_or_prone_and_minus_4_while_held() {
+    let bonus = 4;
+    for kind in [
+        Kind::Punch,
+        Kind::Wrestle,
+        Kind::Overbear,
+        Kind::Dice {
+            held_back: false,
+            natural: false,
+        },
+    ] {
+        assert_eq!(situational_modifier(kind, 0, bonus), 0);
+        assert_eq!(situational_modifier(kind, ARMED_BONUS, bonus), 4);
+        assert_eq!(situational_modifier(kind, ARMED_BONUS, -3), -3);
+        assert_eq!(situational_modifier(kind, TARGET_STUNNED, bonus), 4);
+        // Prone helps every attack but the overbearer's roll to pin; stunned and prone add +4 once.
+        let prone = if kind == Kind::Overbear { 0 } else { 4 };
+        assert_eq!(
+            situational_modifier(kind, TARGET_PRONE, bonus),
+            prone,
+            "{kind:?}"
+        );
+        assert_eq!(
+            situational_modifier(kind, TARGET_STUNNED | TARGET_PRONE, bonus),
+            4
+        );
+        // Held, a fighter attacks at −4, except with a wrestling move against the holder.
+        let held = if kind == Kind::Wrestle { 0 } else { -4 };
+        assert_eq!(situational_modifier(kind, HELD, bonus), held, "{kind:?}");
+        assert_eq!(
+            situational_modifier(kind, ARMED_BONUS | TARGET_STUNNED | HELD, bonus),
+            4 + 4 + held
+        );
+    }
 }

@@ -336,20 +336,27 @@ enum Slot {
 /// A fighter's state during one fight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Fighter {
-    hp: i32,
+    /// Hit points left once real and temporary damage are counted: kept rather than the rolled hit points,
+    /// because whether a fighter stands is asked several times a round and damage lands far less often.
+    left: i32,
     real: i32,
     temporary: i32,
     /// Stunned through this round (0: never).
     stunned_through: u32,
     /// Knocked down by overbearing in this round.
     prone_since: Option<u32>,
-    pinned: bool,
+    /// Down while `left` is at most this: 0, or every hit point there is once pinned. Why: "pinned or
+    /// unconscious" is asked several times a round, and one comparison answers it.
+    down_at: i32,
     /// Rounds the hold on the other side has lasted (0: no hold), and the round it began.
     holding: u32,
     hold_began: u32,
     held: bool,
     slot: Slot,
 }
+
+/// [`Fighter::down_at`] of a pinned fighter: down however many hit points he has left.
+const PINNED: i32 = i32::MAX;
 
 /// Where a fight stands in time: the round about to be fought and the rounds left until temporary damage
 /// heals (a countdown, not a division per round). Fights start from [`FightPlan::clock`]; tests may start
@@ -361,19 +368,31 @@ struct Clock {
 }
 
 impl Fighter {
+    /// A fighter with `hp` hit points who has taken `real` and `temporary` damage.
+    #[cfg(test)]
+    fn hurt(self, hp: i32, real: i32, temporary: i32) -> Fighter {
+        Fighter {
+            left: hp - real - temporary,
+            real,
+            temporary,
+            ..self
+        }
+    }
+
     fn dead(&self, death_at: i32) -> bool {
-        self.hp - self.real <= death_at
+        self.left + self.temporary <= death_at
     }
 
-    /// Pinned, dead or knocked out. `death_at` is 0 or −10 and temporary damage is never negative, so the
-    /// dead are always below 1 hit point as well: one comparison covers both.
+    /// Pinned, dead or knocked out (at most 0 hit points left once temporary damage is counted). `death_at`
+    /// is 0 or −10 and temporary damage is never negative, so the dead are always below 1 hit point as well:
+    /// one comparison covers all three.
     fn down(&self) -> bool {
-        self.pinned || !self.conscious()
+        self.left <= self.down_at
     }
 
-    /// Above 0 hit points once temporary damage is counted.
-    fn conscious(&self) -> bool {
-        self.stands_after([0, 0], 0)
+    #[cfg(test)]
+    fn pinned(&self) -> bool {
+        self.down_at == PINNED
     }
 
     fn stunned(&self, round: u32) -> bool {
@@ -392,7 +411,15 @@ impl Fighter {
     /// Still conscious after taking the real and temporary damage `dealt`, `times` (1 or 0) over.
     #[inline(always)]
     fn stands_after(&self, dealt: [i32; 2], times: i32) -> bool {
-        self.hp - self.real - self.temporary - (dealt[0] + dealt[1]) * times > 0
+        self.left - (dealt[0] + dealt[1]) * times > 0
+    }
+
+    /// Heals a point of temporary damage, if any.
+    #[inline(always)]
+    fn heal(&mut self) {
+        let point = i32::from(self.temporary > 0);
+        self.temporary -= point;
+        self.left += point;
     }
 
     /// Takes the real and temporary damage `dealt`, `times` (1 or 0) over: `times` lets a plain round skip
@@ -401,6 +428,7 @@ impl Fighter {
     fn suffer(&mut self, dealt: [i32; 2], times: i32) {
         self.real += dealt[0] * times;
         self.temporary += dealt[1] * times;
+        self.left -= (dealt[0] + dealt[1]) * times;
     }
 }
 
@@ -686,12 +714,12 @@ impl FightPlan {
     /// Both fighters as a fight starts: hit points rolled (attacker first), main weapons in hand.
     fn start<R: Roller + ?Sized>(&self, rng: &mut R) -> [Fighter; 2] {
         [ATTACKER, VICTIM].map(|s| Fighter {
-            hp: self.sides[s].hp.roll(rng),
+            left: self.sides[s].hp.roll(rng),
             real: 0,
             temporary: 0,
             stunned_through: 0,
             prone_since: None,
-            pinned: false,
+            down_at: 0,
             holding: 0,
             hold_began: 0,
             held: false,
@@ -751,7 +779,7 @@ impl FightPlan {
         if *heal_in == 0 {
             *heal_in = self.options.temp_heal_rounds;
             for fighter in f.iter_mut() {
-                fighter.temporary = (fighter.temporary - 1).max(0);
+                fighter.heal();
             }
         }
         None
@@ -975,7 +1003,7 @@ impl FightPlan {
                 }
             }
             Kind::Overbear => match f[o].prone_since {
-                Some(r) if r < round => f[o].pinned = true,
+                Some(r) if r < round => f[o].down_at = PINNED,
                 Some(_) => {}
                 None => f[o].prone_since = Some(round),
             },

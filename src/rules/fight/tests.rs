@@ -350,7 +350,7 @@ fn overbearing_knocks_down_then_pins() {
     // Round 2: 15 again pins him.
     let mut dice = Scripted::new([1, 5, 15, 2, 1, 5, 15]);
     let (out, f) = fight(&p, &mut dice);
-    assert!(f[VICTIM].pinned);
+    assert!(f[VICTIM].pinned());
     assert_eq!(
         out,
         FightOutcome {
@@ -446,6 +446,40 @@ fn temporary_damage_heals_every_fifth_round() {
     assert_eq!(out.ending, Ending::Timeout);
     // The jab's 2 points: 0 real, 2 temporary; one healed at the end of round 5.
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (0, 1));
+}
+
+#[test]
+fn hit_points_left_follow_damage_healing_and_pins() {
+    let p = plan(BRAWLER, GUARD, Some(Style::Overbear), Intent::Lethal, 10);
+    let fresh = p.start(&mut Scripted::new([1; 4]))[VICTIM];
+    let mut f = fresh.hurt(10, 0, 0);
+    f.suffer([2, 3], 1);
+    f.suffer([7, 7], 0);
+    assert_eq!((f.left, f.real, f.temporary), (5, 2, 3));
+    assert!(f.stands_after([2, 2], 1) && !f.stands_after([2, 3], 1));
+    f.heal();
+    assert_eq!((f.left, f.temporary), (6, 2));
+    f.heal();
+    f.heal();
+    f.heal();
+    assert_eq!(
+        (f.left, f.real, f.temporary),
+        (8, 2, 0),
+        "nothing left to heal"
+    );
+    assert!(!f.down() && !f.dead(0));
+    // 8 temporary points knock him out: with 2 real points taken, he is alive.
+    f.suffer([0, 8], 1);
+    assert!(f.down() && !f.dead(0));
+    // Eight more real points: 10 real damage is dead at 0 hit points, dying at −10.
+    f.suffer([7, 0], 1);
+    assert!(!f.dead(0));
+    f.suffer([1, 0], 1);
+    assert!(f.dead(0) && !f.dead(-10));
+    // Pinned is down with any number of hit points.
+    let mut pinned = fresh.hurt(10, 0, 0);
+    pinned.down_at = PINNED;
+    assert!(pinned.down() && pinned.pinned() && !pinned.dead(0));
 }
 
 #[test]
@@ -662,12 +696,7 @@ fn a_plain_round_has_exactly_the_general_rounds_outcomes() {
             for state in states {
                 let start = [ATTACKER, VICTIM].map(|s| {
                     let (hp, real, temporary) = state[s];
-                    Fighter {
-                        hp,
-                        real,
-                        temporary,
-                        ..p.start(&mut Scripted::new([1; 20]))[s]
-                    }
+                    p.start(&mut Scripted::new([1; 20]))[s].hurt(hp, real, temporary)
                 });
                 let plain = every_round(&p, start, clock, true);
                 let general = every_round(&p, start, clock, false);

@@ -230,6 +230,8 @@ struct Side {
     /// warrior 3/2 at levels 7-12 (two in every second round, from the second) and 2 from 13, everyone
     /// else one.
     attacks: [u32; 2],
+    /// One attack in every round.
+    single: bool,
     /// Every natural attack's dice, in order.
     natural: Vec<Dice>,
     /// The blow struck from each slot.
@@ -582,6 +584,7 @@ fn side(
         hp: me.hp,
         damage_adjustment: me.damage_adjustment(),
         attacks,
+        single: attacks == [1, 1],
         natural: me.attacks.clone(),
         blows: [
             blow_in(me, them, mode, weapon.as_ref(), options),
@@ -924,6 +927,13 @@ impl FightPlan {
         rng: &mut R,
     ) {
         let (s, o) = (S, 1 - S);
+        // Most fighters make one attack a round: unless a hold is in play, their turn is that attack.
+        // Why a path of its own: it spares the common round the count and the loop (about a tenth of a
+        // brawl round's instructions).
+        if self.sides[s].single && !f[s].held && f[s].holding == 0 {
+            self.attack::<S, R>(f, round, armed, 0, bout_began, rng);
+            return;
+        }
         let n = self.attacks(s, round);
         let mut first = 0;
         if n > 0 && f[s].held {

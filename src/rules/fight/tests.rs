@@ -476,6 +476,9 @@ fn hit_points_left_follow_damage_healing_and_pins() {
     assert!(!f.dead(0));
     f.suffer([1, 0], 1);
     assert!(f.dead(0) && !f.dead(-10));
+    // Ten more real points: 20 real damage on 10 hit points is dead at −10 too.
+    f.suffer([10, 0], 1);
+    assert!(f.dead(-10) && !f.hurt(10, 19, 0).dead(-10));
     // Pinned is down with any number of hit points.
     let mut pinned = fresh.hurt(10, 0, 0);
     pinned.down_at = PINNED;

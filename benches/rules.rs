@@ -7,7 +7,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 use subdual::dice::Pooled;
 use subdual::rules::action::{Intent, Style};
-use subdual::rules::fight::FightPlan;
+use subdual::rules::fight::{FightKind, FightPlan};
 use subdual::rules::grab::{GrabHold, GrabObject, Hands};
 use subdual::rules::mugging::Mugging;
 use subdual::rules::sap::Sap;
@@ -34,9 +34,11 @@ fn single_actions(c: &mut Criterion) {
         .expect("eligible");
     let sap = Sap::prepare(&matchup(fighter, guard), &o).expect("eligible");
     let strike = Strike::prepare(&matchup(fighter, "monster = \"ogre\""), &o).expect("eligible");
-    let grab_object = GrabObject::prepare(&matchup(fighter, guard), &o).expect("eligible");
-    let grab_person = GrabHold::person(&matchup(fighter, guard), &o, Hands::Two).expect("eligible");
-    let grab_monster = GrabHold::monster(&matchup(fighter, "monster = \"ogre\""), &o, Hands::Two)
+    // A grab needs free hands: the grabber carries nothing. The guard strikes first at +4.
+    let grabber = "class = \"fighter\"\nlevel = 5\nstrength = 17";
+    let grab_object = GrabObject::prepare(&matchup(grabber, guard), &o).expect("eligible");
+    let grab_person = GrabHold::person(&matchup(grabber, guard), &o, Hands::Two).expect("eligible");
+    let grab_monster = GrabHold::monster(&matchup(grabber, "monster = \"ogre\""), &o, Hands::Two)
         .expect("eligible");
 
     let mut group = c.benchmark_group("single_action");
@@ -66,7 +68,7 @@ fn fights(c: &mut Criterion) {
     let brawl = FightPlan::prepare(
         &matchup(brawler, guard),
         &o,
-        Some(Style::Punch),
+        FightKind::Brawl(Style::Punch),
         Intent::Lethal,
         100,
     )
@@ -74,7 +76,7 @@ fn fights(c: &mut Criterion) {
     let wrestle = FightPlan::prepare(
         &matchup(brawler, guard),
         &o,
-        Some(Style::Wrestle),
+        FightKind::Brawl(Style::Wrestle),
         Intent::Lethal,
         100,
     )
@@ -82,7 +84,7 @@ fn fights(c: &mut Criterion) {
     let subdue = FightPlan::prepare(
         &matchup(knight, "monster = \"ogre\""),
         &o,
-        None,
+        FightKind::Subdue(Style::Punch),
         Intent::Lethal,
         100,
     )

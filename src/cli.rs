@@ -324,19 +324,27 @@ fn exact(paths: &[PathBuf], out: &Path) -> Result<()> {
     }
     for scenario in &scenarios {
         let clock = Instant::now();
-        let summaries: Vec<PointSummary<'_>> = scenario
-            .points
-            .iter()
-            .map(|point| PointSummary {
+        let mut summaries: Vec<PointSummary<'_>> = Vec::with_capacity(scenario.points.len());
+        for point in &scenario.points {
+            let result = match &point.prepared {
+                Ok(p) => Ok(crate::stats::exact::exact(p, scenario.action).ok_or_else(|| {
+                    BadInput::Arguments(format!(
+                        "{}: variant `{}` at {:?}: its dice have more outcomes than can be counted exactly \
+                         (such as hit points of 100d1000); run it without `exact`",
+                        scenario.file,
+                        scenario.variants[point.variant],
+                        point.values.iter().map(|v| v.to_string()).collect::<Vec<_>>()
+                    ))
+                })?),
+                Err(reason) => Err(reason.to_string()),
+            };
+            summaries.push(PointSummary {
                 variant: &scenario.variants[point.variant],
                 values: &point.values,
                 level_gap: point.level_gap,
-                result: match &point.prepared {
-                    Ok(p) => Ok(crate::stats::exact::exact(p, scenario.action).unwrap_or_default()),
-                    Err(reason) => Err(reason.to_string()),
-                },
-            })
-            .collect();
+                result,
+            });
+        }
         let dir = out.join(&scenario.stem);
         write_all_atomic(
             &dir,
@@ -429,6 +437,7 @@ fn catalog_text(what: Option<CatalogPart>) -> String {
                         "damage L",
                         "controllable",
                         "missile",
+                        "hands",
                     ]
                     .map(String::from)
                     .to_vec(),
@@ -442,6 +451,7 @@ fn catalog_text(what: Option<CatalogPart>) -> String {
                         w.damage_large.to_string(),
                         yes(w.controllable),
                         yes(w.missile),
+                        w.hands.to_string(),
                     ]);
                 }
                 rows
@@ -457,6 +467,8 @@ fn catalog_text(what: Option<CatalogPart>) -> String {
                         "attacks",
                         "weapon",
                         "legs",
+                        "humanoid",
+                        "natural armor",
                     ]
                     .map(String::from)
                     .to_vec(),
@@ -475,6 +487,8 @@ fn catalog_text(what: Option<CatalogPart>) -> String {
                             .join("/"),
                         m.weapon.unwrap_or("").to_string(),
                         m.legs.to_string(),
+                        yes(m.humanoid),
+                        yes(m.natural_armor),
                     ]);
                 }
                 rows

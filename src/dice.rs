@@ -48,6 +48,20 @@ pub trait Roller {
     fn repeat_tie(&mut self) -> bool {
         true
     }
+
+    /// Rolls `dice` and says where the result falls among `cuts` (ascending): how many of them it
+    /// exceeds, so 0 when it is at most `cuts[0]`. A rule that only compares a roll (a knockout d100
+    /// against its chance, hit points against a blow's damage) asks this instead of the value.
+    ///
+    /// Every roller but the [`Enumerator`] rolls the dice exactly as [`Dice::roll`] does, one `die` call
+    /// each, so the stream of dice is the same as if the value had been asked for. The enumerator walks the
+    /// regions themselves, each weighed by the ways the dice fall in it: hit points of 9d10 are then three
+    /// branches rather than 10^9.
+    #[inline]
+    fn region(&mut self, dice: &Dice, cuts: &[i32]) -> usize {
+        let value = dice.roll(self);
+        cuts.iter().filter(|&&cut| value > cut).count()
+    }
 }
 
 /// Walks every sequence of faces a trial can ask for, each with its exact probability, by running the
@@ -55,13 +69,38 @@ pub trait Roller {
 /// resolvers the simulation runs, exact answers and simulated ones cannot drift apart.
 ///
 /// A trial must ask for finitely many dice on every path; the only endless branch in the rules, the
-/// re-rolled tie of a contest, is cut through [`Roller::repeat_tie`] and reported as tie mass.
+/// re-rolled tie of a contest, is cut through [`Roller::repeat_tie`] and reported as tie mass. A
+/// [`Roller::region`] is one branch per region the dice can reach, weighed by its number of ways.
 #[derive(Debug, Clone, Default)]
 pub struct Enumerator {
-    /// (face, sides) of every die asked for on the current path.
-    path: Vec<(u32, u32)>,
+    /// Every branch point on the current path.
+    path: Vec<Branch>,
     depth: usize,
     tied: bool,
+    inexact: bool,
+    /// Ways of each value of the dice asked for in regions so far, so a revisited region is not convolved
+    /// again.
+    counts: Vec<(Dice, Option<Ways>)>,
+}
+
+/// The ways of each value of some dice, ascending by value ([`Dice::counts`]).
+type Ways = Vec<(i32, u128)>;
+
+/// One branch point of a path: a die (`ways` empty: faces 1..=`options`, each one way in `options`) or a
+/// region of dice (`ways[k]` = (region, its ways), out of `total`).
+#[derive(Debug, Clone)]
+struct Branch {
+    /// The option taken: a face from 1, or an index into `ways` from 1.
+    taken: u32,
+    options: u32,
+    ways: Vec<(usize, u128)>,
+    total: u128,
+}
+
+impl Branch {
+    fn weight(&self) -> u128 {
+        self.ways.get(self.taken as usize - 1).map_or(1, |w| w.1)
+    }
 }
 
 /// What a walk found: how many paths ended normally, and the probability of the paths cut at a tie.
@@ -71,38 +110,47 @@ pub struct Walk {
     pub leaves: u64,
     /// Total probability of the paths cut at a tie.
     pub tie_mass: f64,
+    /// Some region's dice had more outcomes than a `u128` counts (such as 100d1000): its weights are not
+    /// exact, and neither is anything the walk found.
+    pub inexact: bool,
 }
 
 impl Enumerator {
     /// Runs `trial` once for every path of faces and hands each result to `leaf` with its probability,
-    /// given exactly as 1 / `denominator` (the product of the sides of the dice on the path).
+    /// exactly `numerator / denominator` (the products of the ways and of the outcomes of the branches on
+    /// the path; the numerator is 1 on a path of plain dice).
     pub fn walk<T>(
         mut trial: impl FnMut(&mut Enumerator) -> T,
-        mut leaf: impl FnMut(T, u128),
+        mut leaf: impl FnMut(T, u128, u128),
     ) -> Walk {
         let mut e = Enumerator::default();
         let mut walk = Walk {
             leaves: 0,
             tie_mass: 0.0,
+            inexact: false,
         };
         loop {
             e.depth = 0;
             e.tied = false;
             let out = trial(&mut e);
             e.path.truncate(e.depth);
-            let denominator: u128 = e.path.iter().map(|&(_, sides)| u128::from(sides)).product();
+            let numerator: u128 = e.path.iter().map(Branch::weight).product();
+            let denominator: u128 = e.path.iter().map(|b| b.total).product();
             if e.tied {
-                walk.tie_mass += 1.0 / denominator as f64;
+                walk.tie_mass += numerator as f64 / denominator as f64;
             } else {
                 walk.leaves += 1;
-                leaf(out, denominator);
+                leaf(out, numerator, denominator);
             }
-            // Turn the odometer: the last die that can still turn does, the ones after it start again.
+            // Turn the odometer: the last branch that can still turn does, the ones after it start again.
             loop {
                 match e.path.last_mut() {
-                    None => return walk,
-                    Some((face, sides)) if *face < *sides => {
-                        *face += 1;
+                    None => {
+                        walk.inexact = e.inexact;
+                        return walk;
+                    }
+                    Some(b) if b.taken < b.options => {
+                        b.taken += 1;
                         break;
                     }
                     Some(_) => {
@@ -112,14 +160,31 @@ impl Enumerator {
             }
         }
     }
+
+    /// The ways of each value of `dice`, convolved once per walk.
+    fn ways_of(&mut self, dice: &Dice) -> Option<&[(i32, u128)]> {
+        let at = match self.counts.iter().position(|(d, _)| d == dice) {
+            Some(at) => at,
+            None => {
+                self.counts.push((*dice, dice.counts()));
+                self.counts.len() - 1
+            }
+        };
+        self.counts[at].1.as_deref()
+    }
 }
 
 impl Roller for Enumerator {
     fn die(&mut self, sides: u32) -> u32 {
         if self.depth == self.path.len() {
-            self.path.push((1, sides));
+            self.path.push(Branch {
+                taken: 1,
+                options: sides,
+                ways: Vec::new(),
+                total: u128::from(sides),
+            });
         }
-        let face = self.path[self.depth].0;
+        let face = self.path[self.depth].taken;
         self.depth += 1;
         face
     }
@@ -127,6 +192,43 @@ impl Roller for Enumerator {
     fn repeat_tie(&mut self) -> bool {
         self.tied = true;
         false
+    }
+
+    fn region(&mut self, dice: &Dice, cuts: &[i32]) -> usize {
+        if self.depth == self.path.len() {
+            let branch = match self.ways_of(dice) {
+                Some(values) => {
+                    let mut ways: Vec<(usize, u128)> = Vec::new();
+                    for &(value, n) in values {
+                        let region = cuts.iter().filter(|&&cut| value > cut).count();
+                        match ways.last_mut() {
+                            Some(last) if last.0 == region => last.1 += n,
+                            _ => ways.push((region, n)),
+                        }
+                    }
+                    Branch {
+                        taken: 1,
+                        options: ways.len() as u32,
+                        total: ways.iter().map(|w| w.1).sum(),
+                        ways,
+                    }
+                }
+                None => {
+                    // Too many outcomes to count: one branch, and the walk says it is not exact.
+                    self.inexact = true;
+                    Branch {
+                        taken: 1,
+                        options: 1,
+                        ways: vec![(0, 1)],
+                        total: 1,
+                    }
+                }
+            };
+            self.path.push(branch);
+        }
+        let b = &self.path[self.depth];
+        self.depth += 1;
+        b.ways[b.taken as usize - 1].0
     }
 }
 
@@ -1313,7 +1415,7 @@ mod tests {
         let mut seen = [0.0; 11];
         let walk = Enumerator::walk(
             |e| d.roll(e),
-            |total, den| seen[total as usize] += 1.0 / den as f64,
+            |total, num, den| seen[total as usize] += num as f64 / den as f64,
         );
         assert_eq!(walk.leaves, 16);
         assert_eq!(walk.tie_mass, 0.0);
@@ -1331,7 +1433,7 @@ mod tests {
                 let first = e.die(2);
                 if first == 2 { first + e.die(6) } else { first }
             },
-            |v, den| leaves.push((v, 1.0 / den as f64)),
+            |v, num, den| leaves.push((v, num as f64 / den as f64)),
         );
         assert_eq!(walk.leaves, 7);
         assert_eq!(leaves[0], (1, 0.5));
@@ -1345,6 +1447,65 @@ mod tests {
     }
 
     #[test]
+    fn a_region_rolls_the_dice_as_roll_does_and_counts_the_cuts_passed() {
+        let d = dice("2d6");
+        for faces in [[1, 1], [3, 4], [6, 6], [2, 5]] {
+            let value = d.roll(&mut Scripted::new(faces));
+            let mut script = Scripted::new(faces);
+            let region = script.region(&d, &[4, 7]);
+            assert_eq!(script.requests(), &[6, 6]);
+            assert_eq!(region, usize::from(value > 4) + usize::from(value > 7));
+        }
+    }
+
+    #[test]
+    fn the_enumerator_walks_regions_weighed_by_their_ways() {
+        // 9d10 against cuts 20 and 60: three branches whose ways add up to 10^9, exactly those of the
+        // distribution.
+        let d = dice("9d10");
+        let mut leaves = Vec::new();
+        let walk = Enumerator::walk(
+            |e| e.region(&d, &[20, 60]),
+            |r, num, den| leaves.push((r, num, den)),
+        );
+        assert_eq!(walk.leaves, 3);
+        assert!(!walk.inexact);
+        let ways = d.counts().unwrap();
+        let sum = |keep: &dyn Fn(i32) -> bool| -> u128 {
+            ways.iter().filter(|(v, _)| keep(*v)).map(|(_, n)| n).sum()
+        };
+        assert_eq!(
+            leaves,
+            [
+                (0, sum(&|v| v <= 20), 10u128.pow(9)),
+                (1, sum(&|v| v > 20 && v <= 60), 10u128.pow(9)),
+                (2, sum(&|v| v > 60), 10u128.pow(9)),
+            ]
+        );
+        // A region nothing reaches is no branch at all; a die after a region still turns per face.
+        let mut seen = Vec::new();
+        Enumerator::walk(
+            |e| (e.region(&dice("1d4"), &[0, 2, 10]), e.die(2)),
+            |o, num, den| seen.push((o, num, den)),
+        );
+        assert_eq!(
+            seen,
+            [
+                ((1, 1), 2, 8),
+                ((1, 2), 2, 8),
+                ((2, 1), 2, 8),
+                ((2, 2), 2, 8)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_enumerator_says_when_dice_are_too_many_to_count() {
+        let walk = Enumerator::walk(|e| e.region(&dice("100d1000"), &[50_000]), |_, _, _| {});
+        assert!(walk.inexact);
+    }
+
+    #[test]
     fn the_enumerator_cuts_ties_and_reports_their_mass() {
         // Two d2: equal faces tie (cut), unequal ones end.
         let walk = Enumerator::walk(
@@ -1355,7 +1516,7 @@ mod tests {
                 }
                 a
             },
-            |_, _| {},
+            |_, _, _| {},
         );
         assert_eq!(walk.leaves, 2);
         assert!((walk.tie_mass - 0.5).abs() < 1e-15);

@@ -135,7 +135,8 @@ fn a_study_without_charts_gets_its_headline_over_the_first_axis() {
     let o = run_quiet(&file, &scratch.out(), &[]);
     assert_success(&o);
     assert_eq!(
+        // The sap's headline: out of the fight by either way.
         chart_files(&scratch.out().join("plain")),
-        ["p_knockout.png", "p_knockout.svg"]
+        ["p_out.png", "p_out.svg"]
     );
 }

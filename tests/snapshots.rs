@@ -154,8 +154,8 @@ fn snapshot_files_follow_the_csv_contract() {
     );
     let points = check_summary(&summary, "mug", Some(&["victim.monster"]), "snapshot");
     assert_eq!(points, 4);
-    // Three eligible points × 4 metrics + one ineligible row.
-    assert_eq!(summary.rows.len(), 3 * 4 + 1);
+    // Three eligible points × 5 metrics + one ineligible row.
+    assert_eq!(summary.rows.len(), 3 * 5 + 1);
 
     let ineligible: Vec<&Vec<String>> = summary
         .rows
@@ -184,13 +184,13 @@ fn snapshot_files_follow_the_csv_contract() {
     assert!(raw.contains("\n\"halfling, helmet rule\",ogre,1,ineligible,,,,,0,"));
     // Fixed metrics and counts are integers; floats read back exactly (checked in check_summary too).
     for r in &summary.rows {
-        if r[3] == "save_needed" {
+        if r[3] == "save_needed" || r[3] == "roll_needed" {
             for c in &r[4..8] {
                 assert!(c.chars().all(|c| c.is_ascii_digit()), "{r:?}");
             }
         }
         assert!(r[8].chars().all(|c| c.is_ascii_digit()), "{r:?}");
-        if r[3] != "ineligible" && r[3] != "save_needed" {
+        if r[3] != "ineligible" && r[3] != "save_needed" && r[3] != "roll_needed" {
             for c in &r[4..8] {
                 let x: f64 = c.parse().unwrap_or(f64::NAN);
                 assert_eq!(format!("{x}"), *c, "{r:?}");

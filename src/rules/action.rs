@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::rules::fight::FightPlan;
+use crate::rules::fight::{FightKind, FightPlan};
 use crate::rules::grab::{GrabHold, GrabObject, Hands};
 use crate::rules::mugging::Mugging;
 use crate::rules::sap::Sap;
@@ -74,7 +74,8 @@ impl Action {
             Action::Mug | Action::Sap | Action::Strike | Action::GrabObject => &[],
             Action::GrabPerson | Action::GrabMonster => &["hands"],
             Action::Brawl => &["style", "max_rounds", "victim_intent"],
-            Action::Subdue => &["max_rounds", "victim_intent"],
+            // A bare-handed subduer fights with a style, since fists are not held back.
+            Action::Subdue => &["style", "max_rounds", "victim_intent"],
         }
     }
 }
@@ -117,7 +118,7 @@ pub enum Intent {
 pub struct ActionOptionsSpec {
     /// Hands used by a grab of a person or monster: 1 or 2.
     pub hands: Option<u32>,
-    /// The brawler's style.
+    /// The brawler's style (and a bare-handed subduer's).
     pub style: Option<Style>,
     /// Rounds before a fight is a timeout.
     pub max_rounds: Option<u32>,
@@ -189,15 +190,20 @@ pub enum Prepared {
     Fight(Box<FightPlan>),
 }
 
-/// Quantities fixed by the matchup, reported as metrics with no interval.
+/// Quantities fixed by the matchup, reported as metrics with no interval: the numbers behind a result that
+/// a designer would otherwise have to work out from the tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Fixed {
     /// The mugging victim's save number.
     pub save_needed: Option<i32>,
-    /// The grabbed monster's contest score.
+    /// The grabbed monster's contest score (monster victims only).
     pub monster_strength: Option<i32>,
-    /// The grabber's contest score.
+    /// The grabber's contest score, after every modifier (an 18/xx counted as 18).
     pub grabber_strength: Option<i32>,
+    /// The victim's contest score, after every modifier.
+    pub victim_strength: Option<i32>,
+    /// The d20 face the action's attack needs, before the natural-1 and natural-20 rules.
+    pub roll_needed: Option<i32>,
 }
 
 impl Prepared {
@@ -219,14 +225,14 @@ impl Prepared {
             Action::Brawl => Prepared::Fight(Box::new(FightPlan::prepare(
                 m,
                 options,
-                Some(action_options.style),
+                FightKind::Brawl(action_options.style),
                 action_options.victim_intent,
                 action_options.max_rounds,
             )?)),
             Action::Subdue => Prepared::Fight(Box::new(FightPlan::prepare(
                 m,
                 options,
-                None,
+                FightKind::Subdue(action_options.style),
                 action_options.victim_intent,
                 action_options.max_rounds,
             )?)),
@@ -238,14 +244,31 @@ impl Prepared {
         match self {
             Prepared::Mug(m) => Fixed {
                 save_needed: Some(m.save.needed),
+                roll_needed: Some(m.attack.needed()),
                 ..Fixed::default()
             },
-            Prepared::GrabMonster(g) => Fixed {
-                monster_strength: Some(g.victim.score),
+            Prepared::Sap(s) => Fixed {
+                roll_needed: Some(s.attack.needed()),
+                ..Fixed::default()
+            },
+            Prepared::Strike(s) => Fixed {
+                roll_needed: Some(s.attack.needed()),
+                ..Fixed::default()
+            },
+            Prepared::GrabObject(g) => Fixed {
                 grabber_strength: Some(g.grabber.score),
+                victim_strength: Some(g.holder.score),
+                roll_needed: Some(g.attack.needed()),
                 ..Fixed::default()
             },
-            _ => Fixed::default(),
+            Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => Fixed {
+                monster_strength: g.victim_is_monster.then_some(g.victim.score),
+                grabber_strength: Some(g.grabber.score),
+                victim_strength: Some(g.victim.score),
+                roll_needed: Some(g.attack.needed()),
+                ..Fixed::default()
+            },
+            Prepared::Fight(_) => Fixed::default(),
         }
     }
 }

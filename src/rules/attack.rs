@@ -77,6 +77,17 @@ impl AttackRoll {
         }
     }
 
+    /// The d20 face this attack needs, before the natural-1 and natural-20 rules: THAC0 minus armor class
+    /// minus every modifier. It may be below 1 or above 20; an automatic hit needs 1 (the `roll_needed`
+    /// metric).
+    pub fn needed(&self) -> i32 {
+        if self.automatic {
+            1
+        } else {
+            self.target.saturating_sub(self.modifier)
+        }
+    }
+
     /// Whether this attack hits without rolling.
     pub fn is_automatic(&self) -> bool {
         self.automatic
@@ -303,6 +314,15 @@ mod tests {
         };
         assert!(!AttackRoll::new(20, -10, 0, &o).hits(20));
         assert!(AttackRoll::new(10, 10, 10, &o).hits(1));
+    }
+
+    #[test]
+    fn roll_needed_is_thac0_minus_ac_minus_modifiers_unclamped() {
+        let o = RuleOptions::default();
+        assert_eq!(AttackRoll::new(16, 5, 4, &o).needed(), 7);
+        assert_eq!(AttackRoll::new(20, -10, -8, &o).needed(), 38);
+        assert_eq!(AttackRoll::new(10, 10, 10, &o).needed(), -10);
+        assert_eq!(AttackRoll::automatic(-8).needed(), 1);
     }
 
     #[test]

@@ -36,8 +36,12 @@ pub struct Weapon {
     pub damage_large: Dice,
     /// Whether the damage can be held back (RULES.md §3).
     pub controllable: bool,
-    /// A missile weapon: never saps, never mugs.
+    /// A missile weapon: never saps, never mugs, never strikes in melee (RULES.md §1: in a fight its holder
+    /// uses his backup weapon or his fists).
     pub missile: bool,
+    /// Hands it takes: none for the fist, two for a size L weapon or a bow, one for any other. A grab
+    /// needs hands that neither the weapon nor a shield takes.
+    pub hands: u32,
     /// Magical bonus to hit and damage (stripped by a sap and by every grab).
     pub magic: i32,
 }
@@ -53,9 +57,20 @@ impl Weapon {
         normalize(&self.name) == "fist"
     }
 
-    /// A blunt instrument that may mug: type B and not a missile.
+    /// Type B and not a missile: bludgeoning in melee (the fist is, but a mugging wants a blunt
+    /// instrument, which bare hands are not unless `mug_bare_hands`: see [`crate::rules::mugging`]).
     pub fn is_blunt(&self) -> bool {
         self.kind == WeaponType::B && !self.missile
+    }
+
+    /// A weapon that strikes in melee: held, and not a missile weapon.
+    pub fn is_melee(&self) -> bool {
+        !self.missile && !self.is_fist()
+    }
+
+    /// The hands a weapon of `size` takes when nothing else says: two for size L, else one.
+    pub fn default_hands(size: Size) -> u32 {
+        if size >= Size::L { 2 } else { 1 }
     }
 
     /// The damage dice against a target of this size.
@@ -76,6 +91,7 @@ struct WeaponRow {
     damage_large: Dice,
     controllable: bool,
     missile: bool,
+    hands: u32,
 }
 
 const fn w(
@@ -95,7 +111,18 @@ const fn w(
         damage_large,
         controllable,
         missile,
+        hands: if matches!(size, Size::L) { 2 } else { 1 },
     }
+}
+
+/// A weapon drawn and loosed with both hands (a bow), whatever its size.
+const fn two_hands(row: WeaponRow) -> WeaponRow {
+    WeaponRow { hands: 2, ..row }
+}
+
+/// The bare hands, which take no hand from a grab.
+const fn no_hands(row: WeaponRow) -> WeaponRow {
+    WeaponRow { hands: 0, ..row }
 }
 
 const fn d(count: u32, sides: u32, bonus: i32) -> Dice {
@@ -105,7 +132,9 @@ const fn d(count: u32, sides: u32, bonus: i32) -> Dice {
 use Size::{L, M, S};
 use WeaponType::{B, P, S as Slash};
 
-/// RULES.md §1 "Weapons": size, type, damage vs S/M, damage vs L, controllable, missile.
+/// docs/rules.md §1 "Weapons": size, type, damage vs S/M, damage vs L, controllable, missile. The short bow
+/// is size M (PHB Table 44) and takes both hands; the fist cannot be held back (bare hands punch, wrestle or
+/// overbear instead).
 const WEAPONS: &[WeaponRow] = &[
     w("dagger", S, P, d(1, 4, 0), d(1, 3, 0), true, false),
     w("knife", S, P, d(1, 3, 0), d(1, 2, 0), true, false),
@@ -140,8 +169,8 @@ const WEAPONS: &[WeaponRow] = &[
     w("quarterstaff", L, B, d(1, 6, 0), d(1, 6, 0), false, false),
     w("spear", M, P, d(1, 6, 0), d(1, 8, 0), false, false),
     w("sling", S, B, d(1, 4, 0), d(1, 4, 0), false, true),
-    w("short bow", S, P, d(1, 6, 0), d(1, 6, 0), false, true),
-    w("fist", S, B, d(1, 2, 0), d(1, 2, 0), true, false),
+    two_hands(w("short bow", M, P, d(1, 6, 0), d(1, 6, 0), false, true)),
+    no_hands(w("fist", S, B, d(1, 2, 0), d(1, 2, 0), false, false)),
 ];
 
 /// A monster of the catalog (RULES.md §1 "Monsters").
@@ -167,6 +196,11 @@ pub struct Monster {
     pub carrier: bool,
     /// Number of legs (overbearing: −2 per leg beyond two).
     pub legs: u32,
+    /// Of humanoid anatomy: a backstab, and so a mugging, needs one (docs/rules.md §2).
+    pub humanoid: bool,
+    /// Its armor class is its own hide or scales: its head is protected, so the mugging helmet rule does
+    /// not touch it.
+    pub natural_armor: bool,
 }
 
 const fn hd(whole: u32, modifier: i32) -> HitDice {
@@ -197,6 +231,17 @@ const fn monster(
         intelligent: true,
         carrier: false,
         legs: 2,
+        humanoid: true,
+        natural_armor: false,
+    }
+}
+
+/// An animal: not humanoid (no backstab, so no mugging), armored by its own hide.
+const fn beast(m: Monster) -> Monster {
+    Monster {
+        humanoid: false,
+        natural_armor: true,
+        ..m
     }
 }
 
@@ -211,7 +256,7 @@ const fn carrier(m: Monster, legs: u32) -> Monster {
 /// RULES.md §1 "Monsters in the catalog at least".
 const MONSTERS: &[Monster] = &[
     monster("ogre", hd(4, 1), 5, L, 9.0, &[d(1, 10, 0)], None),
-    carrier(
+    beast(carrier(
         monster(
             "nightmare",
             hd(6, 6),
@@ -222,7 +267,7 @@ const MONSTERS: &[Monster] = &[
             None,
         ),
         4,
-    ),
+    )),
     monster("orc", hd(1, 0), 6, M, 6.0, &[], Some("long sword")),
     monster("goblin", hd(1, -1), 6, S, 4.0, &[], Some("short sword")),
     monster(
@@ -248,10 +293,10 @@ const MONSTERS: &[Monster] = &[
         &[d(2, 6, 7)],
         None,
     ),
-    carrier(
+    beast(carrier(
         monster("horse", hd(3, 0), 7, L, 6.0, &[d(1, 3, 0)], None),
         4,
-    ),
+    )),
 ];
 
 /// A PC race (RULES.md §1 "Races"): size and height; every race is a "PC race" for the grab size rule.
@@ -361,6 +406,7 @@ pub fn weapon(name: &str) -> Option<Weapon> {
         damage_large: r.damage_large,
         controllable: r.controllable,
         missile: r.missile,
+        hands: r.hands,
         magic: 0,
     })
 }
@@ -456,8 +502,8 @@ mod tests {
             ("quarterstaff", L, B, "1d6", "1d6", false, false),
             ("spear", M, P, "1d6", "1d8", false, false),
             ("sling", S, B, "1d4", "1d4", false, true),
-            ("short bow", S, P, "1d6", "1d6", false, true),
-            ("fist", S, B, "1d2", "1d2", true, false),
+            ("short bow", M, P, "1d6", "1d6", false, true),
+            ("fist", S, B, "1d2", "1d2", false, false),
         ];
         assert_eq!(weapon_names().count(), table.len());
         for (name, size, kind, dmg, dmg_l, controllable, missile) in table {
@@ -476,6 +522,38 @@ mod tests {
                 (w.controllable, w.missile, w.magic),
                 (controllable, missile, 0)
             );
+        }
+    }
+
+    #[test]
+    fn the_short_bow_is_size_m_and_the_fist_is_not_held_back() {
+        let bow = weapon("short bow").unwrap();
+        assert_eq!((bow.size, bow.missile, bow.hands), (M, true, 2));
+        let fist = weapon("fist").unwrap();
+        assert!(!fist.controllable && !fist.is_melee());
+        assert_eq!(fist.hands, 0);
+    }
+
+    #[test]
+    fn weapons_take_one_hand_two_when_large_or_a_bow_and_fists_none() {
+        let hands = |n: &str| weapon(n).unwrap().hands;
+        assert_eq!(hands("long sword"), 1);
+        assert_eq!(hands("dagger"), 1);
+        assert_eq!(hands("sling"), 1);
+        assert_eq!(hands("two-handed sword"), 2);
+        assert_eq!(hands("quarterstaff"), 2);
+        assert_eq!(hands("short bow"), 2);
+        assert_eq!(hands("fist"), 0);
+        assert!(weapon("sling").map(|w| !w.is_melee()).unwrap());
+        assert!(weapon("club").map(|w| w.is_melee()).unwrap());
+    }
+
+    #[test]
+    fn horses_and_nightmares_are_not_humanoid_and_wear_their_own_hide() {
+        for m in monsters() {
+            let beast = matches!(m.name, "horse" | "nightmare");
+            assert_eq!(m.humanoid, !beast, "{}", m.name);
+            assert_eq!(m.natural_armor, beast, "{}", m.name);
         }
     }
 

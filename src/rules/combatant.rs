@@ -76,6 +76,8 @@ pub struct InlineWeapon {
     pub controllable: Option<bool>,
     /// A missile weapon.
     pub missile: Option<bool>,
+    /// Hands it takes (default: the catalog weapon's, else two for size L and one otherwise).
+    pub hands: Option<u32>,
     /// Magical bonus.
     pub magic: Option<i32>,
 }
@@ -116,6 +118,19 @@ impl HitPoints {
         match self {
             HitPoints::Fixed(n) => *n,
             HitPoints::Rolled(dice) => dice.roll(rng).max(1),
+        }
+    }
+
+    /// Where one trial's hit points fall among `cuts` (ascending): how many of them they exceed, as
+    /// [`Roller::region`](crate::dice::Roller::region) says. Rolled hit points are at least 1, so a cut
+    /// below 1 is always exceeded.
+    #[inline]
+    pub fn region<R: crate::dice::Roller + ?Sized>(&self, cuts: [i32; 2], rng: &mut R) -> usize {
+        match self {
+            HitPoints::Fixed(n) => cuts.iter().filter(|&&cut| *n > cut).count(),
+            HitPoints::Rolled(dice) => {
+                rng.region(dice, &cuts.map(|cut| if cut < 1 { i32::MIN } else { cut }))
+            }
         }
     }
 }
@@ -229,11 +244,15 @@ pub struct CombatantSpec {
     pub aware: Option<bool>,
     /// Where this combatant stands (the attacker's `behind` allows a mugging).
     pub position: Option<Position>,
+    /// A monster of humanoid anatomy (a mugging needs one); from the catalog, else yes.
+    pub humanoid: Option<bool>,
+    /// A monster whose armor class is its own hide or scales (the helmet rule spares it).
+    pub natural_armor: Option<bool>,
 }
 
 impl CombatantSpec {
     /// The field names a scenario may use, in SCENARIOS.md order (for suggestions on a misspelt one).
-    pub const FIELDS: [&'static str; 29] = [
+    pub const FIELDS: [&'static str; 31] = [
         "name",
         "class",
         "level",
@@ -263,6 +282,8 @@ impl CombatantSpec {
         "state",
         "aware",
         "position",
+        "humanoid",
+        "natural_armor",
     ];
 }
 
@@ -373,6 +394,10 @@ pub struct Combatant {
     pub aware: bool,
     /// Where it stands.
     pub position: Position,
+    /// Of humanoid anatomy (every character; monsters by the catalog).
+    pub humanoid: bool,
+    /// Armored by its own hide (the helmet rule spares its head).
+    pub natural_armor: bool,
 }
 
 impl Combatant {
@@ -404,9 +429,47 @@ impl Combatant {
         }
     }
 
+    /// Attacks in a round with a weapon, indexed by `round % 2` (even rounds first): warriors 3/2 at levels
+    /// 7-12 (two in every second round, from the second) and 2 from 13, everyone else one (docs/rules.md §6
+    /// "Attacks per round"). A monster with natural attacks makes all of them instead.
+    pub fn weapon_attacks(&self) -> [u32; 2] {
+        let warrior_level = self
+            .class()
+            .filter(|c| c.group == Group::Warrior)
+            .map(|_| self.level());
+        match warrior_level {
+            Some(13..) => [2, 2],
+            Some(7..=12) => [2, 1],
+            _ => [1, 1],
+        }
+    }
+
+    /// A character rather than a monster: only a character's Strength is moved by the grab size rule.
+    pub fn is_character(&self) -> bool {
+        matches!(self.kind, Kind::Character { .. })
+    }
+
     /// Of a PC race (every character is): the grab size modifier is halved against it.
     pub fn is_pc_race(&self) -> bool {
         matches!(self.kind, Kind::Character { .. })
+    }
+
+    /// What this combatant holds in melee, the weapon he strikes with and his backup (docs/rules.md §1): a
+    /// missile weapon does not strike in melee, so its holder fights with his backup weapon if it is a melee
+    /// one (and has no backup left), else with his fists (`None`). A missile backup is no backup.
+    pub fn in_melee(&self) -> (Option<&Weapon>, Option<&Weapon>) {
+        let backup = self.backup_weapon.as_ref().filter(|b| !b.missile);
+        if self.weapon.missile {
+            (backup, None)
+        } else {
+            (Some(&self.weapon), backup)
+        }
+    }
+
+    /// The weapon this combatant strikes with in melee, if it is not his fists: only such a weapon makes
+    /// an armed defender.
+    pub fn melee_weapon(&self) -> Option<&Weapon> {
+        self.in_melee().0.filter(|w| !w.is_fist())
     }
 
     /// Strength's to-hit adjustment (0 without a Strength score).
@@ -502,8 +565,9 @@ impl Combatant {
                 format!("{h} is out of range: expected a height in feet above 0"),
             ));
         }
-        let hands_free = spec.hands_free.unwrap_or(2);
-        if hands_free > 2 {
+        if let Some(hands_free) = spec.hands_free
+            && hands_free > 2
+        {
             return Err(spec_error(
                 "hands_free",
                 format!("{hands_free} is out of range: expected 0, 1 or 2"),
@@ -522,6 +586,12 @@ impl Combatant {
         } else {
             resolve_character(spec, class, weapon)?
         };
+        // Hands free unless given (he let go of something): two, less the weapon's hands, less one for a
+        // shield (docs/rules.md §5 "Hands").
+        let hands_free = spec.hands_free.unwrap_or_else(|| {
+            let shield = u32::from(spec.shield.is_some_and(|s| s > 0));
+            2u32.saturating_sub(c.weapon.hands + shield)
+        });
         let mut saves = c.saves;
         if let Some(o) = spec.saves {
             let overrides = [
@@ -567,6 +637,12 @@ impl Combatant {
         c.state = state;
         c.aware = spec.aware.unwrap_or(true) && !state.is_helpless();
         c.position = spec.position.unwrap_or_default();
+        if let Some(humanoid) = spec.humanoid {
+            c.humanoid = humanoid;
+        }
+        if let Some(natural_armor) = spec.natural_armor {
+            c.natural_armor = natural_armor;
+        }
         if let Some(size) = spec.size {
             c.size = size;
             if spec.height_ft.is_none() && spec.race.is_none() && monster.is_none() {
@@ -631,12 +707,27 @@ fn resolve_weapon(spec: &WeaponSpec, field: &'static str) -> Result<Weapon, Spec
                     format!("magic {magic} is out of range: expected -10 to 10"),
                 ));
             }
+            let size = inline
+                .size
+                .or(base.as_ref().map(|b| b.size))
+                .unwrap_or(Size::M);
+            let hands = match inline.hands {
+                Some(h) if h > 2 => {
+                    return Err(spec_error(
+                        field,
+                        format!("hands {h} is out of range: expected 0, 1 or 2"),
+                    ));
+                }
+                Some(h) => h,
+                // A size given inline decides, else the catalog weapon's own hands.
+                None => match (&base, inline.size) {
+                    (Some(b), None) => b.hands,
+                    _ => Weapon::default_hands(size),
+                },
+            };
             Ok(Weapon {
                 name: inline.name.clone().unwrap_or_else(|| "weapon".to_string()),
-                size: inline
-                    .size
-                    .or(base.as_ref().map(|b| b.size))
-                    .unwrap_or(Size::M),
+                size,
                 kind: inline
                     .kind
                     .or(base.as_ref().map(|b| b.kind))
@@ -657,6 +748,7 @@ fn resolve_weapon(spec: &WeaponSpec, field: &'static str) -> Result<Weapon, Spec
                     .missile
                     .or(base.as_ref().map(|b| b.missile))
                     .unwrap_or(false),
+                hands,
                 magic,
             })
         }
@@ -685,6 +777,17 @@ fn resolve_character(
             "intelligent",
             "only monsters can be marked unintelligent",
         ));
+    }
+    for (field, given) in [
+        ("humanoid", spec.humanoid.is_some()),
+        ("natural_armor", spec.natural_armor.is_some()),
+    ] {
+        if given {
+            return Err(spec_error(
+                field,
+                "only monsters have this mark: every character is humanoid and wears his armor",
+            ));
+        }
     }
     let level = spec.level.unwrap_or(1);
     if level > 20 {
@@ -747,6 +850,8 @@ fn resolve_character(
         state: State::Awake,
         aware: true,
         position: Position::Front,
+        humanoid: true,
+        natural_armor: false,
     })
 }
 
@@ -857,6 +962,8 @@ fn resolve_monster(
         state: State::Awake,
         aware: true,
         position: Position::Front,
+        humanoid: monster.is_none_or(|m| m.humanoid),
+        natural_armor: monster.is_some_and(|m| m.natural_armor),
     })
 }
 

@@ -20,11 +20,12 @@ use crate::dice::{Dice, Roller};
 use crate::rules::action::{Intent, Style};
 use crate::rules::attack::{AttackRoll, ContestScore, contest};
 use crate::rules::brawl::{knockout, overbear_modifier, punch, wrestle, wrestling_damage};
+use crate::rules::catalog::Weapon;
 use crate::rules::combatant::{Combatant, HitPoints};
 use crate::rules::grab::size_modifier;
-use crate::rules::options::Rounding;
+use crate::rules::options::{OddPoint, Rounding};
 use crate::rules::strike::HELD_BACK_PENALTY;
-use crate::rules::tables::{Group, Size, wrestling_armor_penalty};
+use crate::rules::tables::{Size, wrestling_armor_penalty};
 use crate::rules::{Damage, Ineligible, Matchup, RuleOptions, StateName};
 
 /// The attacker's side index.
@@ -164,13 +165,17 @@ struct Split {
     held_back: u32,
     /// 1 when a held-back half rounds up, else 0: `(x + up) >> 1` is half of `x` by the rule's rounding.
     up: i32,
+    /// 1 when the odd point of a held-back total is temporary, else 0: `(total + odd) >> 1` is then the
+    /// temporary share.
+    odd: i32,
 }
 
 impl Split {
-    fn new(held_back: bool, rounding: Rounding) -> Split {
+    fn new(held_back: bool, rounding: Rounding, odd_point: OddPoint) -> Split {
         Split {
             held_back: u32::from(held_back),
             up: rounding.divide(1, 2),
+            odd: odd_point.odd(),
         }
     }
 
@@ -179,7 +184,7 @@ impl Split {
     fn damage(&self, rolled: i32) -> [i32; 2] {
         // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well.
         let total = ((rolled + self.up * self.held_back as i32) >> self.held_back).max(1);
-        let temporary = (total >> 1) * self.held_back as i32;
+        let temporary = ((total + self.odd) >> 1) * self.held_back as i32;
         [total - temporary, temporary]
     }
 }
@@ -437,6 +442,16 @@ impl Fighter {
     }
 }
 
+/// What a fight is: a brawl, the attacker unarmed with his style every round, or a subdual fight, the
+/// attacker holding his blow back (and with bare hands using the style, since fists are not held back).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FightKind {
+    /// `brawl`.
+    Brawl(Style),
+    /// `subdue`; the style serves a bare-handed subduer.
+    Subdue(Style),
+}
+
 /// A weapon's numbers against the other side.
 struct Arm {
     dice: Dice,
@@ -444,7 +459,7 @@ struct Arm {
     size: Size,
 }
 
-fn arm(weapon: &crate::rules::catalog::Weapon, against: Size) -> Arm {
+fn arm(weapon: &Weapon, against: Size) -> Arm {
     Arm {
         dice: weapon.damage_against(against),
         magic: weapon.magic,
@@ -488,6 +503,7 @@ fn blow(
                 }
             ),
             options.rounding,
+            options.held_back_odd_point,
         ),
     }
 }
@@ -559,19 +575,11 @@ fn side(
     backup: Option<Arm>,
     options: &RuleOptions,
 ) -> Side {
-    let warrior_level = me
-        .class()
-        .filter(|c| c.group == Group::Warrior)
-        .map(|_| me.level());
     let attacks = if matches!(mode, Mode::Natural { .. }) {
         let n = me.attacks.len() as u32;
         [n, n]
     } else {
-        match warrior_level {
-            Some(13..) => [2, 2],
-            Some(7..=12) => [2, 1],
-            _ => [1, 1],
-        }
+        me.weapon_attacks()
     };
     // A defender whose weapon gave way in a wrestling bout punches.
     let bare = match mode {
@@ -633,12 +641,13 @@ impl Side {
 }
 
 impl FightPlan {
-    /// Prepares a brawl (`style` not `None`) or a subdual fight. Both sides must be awake; a subduer's weapon
-    /// must be one whose damage can be held back.
+    /// Prepares a brawl or a subdual fight. Both sides must be awake; a subduer's weapon, and a victim's
+    /// told to hold back, must be one whose damage can be held back; a bare-handed subduer fights as a
+    /// brawler does, with his style (docs/rules.md §6 "Who does what").
     pub fn prepare(
         m: &Matchup,
         options: &RuleOptions,
-        style: Option<Style>,
+        kind: FightKind,
         intent: Intent,
         max_rounds: u32,
     ) -> Result<FightPlan, Ineligible> {
@@ -649,22 +658,37 @@ impl FightPlan {
             return Err(Ineligible::VictimHelpless(StateName(m.victim.state)));
         }
         let held_back = intent == Intent::Subdue;
-        let attacker_mode = match style {
-            Some(Style::Wrestle) => Mode::Wrestle,
-            Some(Style::Overbear) => Mode::Overbear,
-            Some(_) => Mode::Punch,
+        let (a, v) = (&m.attacker, &m.victim);
+        let (attacker_main, attacker_backup) = a.in_melee();
+        let brawling = |style: Style| match style {
+            Style::Wrestle => Mode::Wrestle,
+            Style::Overbear => Mode::Overbear,
+            Style::Punch | Style::MartialArts => Mode::Punch,
+        };
+        let attacker_mode = match kind {
+            FightKind::Brawl(style) => brawling(style),
             // A monster fights with its natural attacks when it has them and no weapon: held back too.
-            None if m.attacker.weapon.is_fist() && !m.attacker.attacks.is_empty() => {
+            FightKind::Subdue(_) if a.weapon.is_fist() && !a.attacks.is_empty() => {
                 Mode::Natural { held_back: true }
             }
-            None => {
-                crate::rules::strike::eligibility(m)?;
-                Mode::Weapon { held_back: true }
-            }
+            FightKind::Subdue(style) => match attacker_main {
+                Some(weapon) if !weapon.is_fist() => {
+                    crate::rules::strike::can_hold_back(weapon)?;
+                    Mode::Weapon { held_back: true }
+                }
+                // Fists are not held back: a bare-handed subduer punches, wrestles or overbears.
+                _ => brawling(style),
+            },
         };
-        let victim_mode = if !m.victim.weapon.is_fist() {
+        // The victim's weapon in melee: a missile weapon gives way to his backup, else to his fists.
+        let (victim_main, victim_backup) = v.in_melee();
+        let victim_mode = if let Some(weapon) = crate::rules::armed_defender::armed_with(v) {
+            if held_back {
+                crate::rules::strike::can_hold_back(weapon)
+                    .map_err(|_| Ineligible::VictimNotControllable(weapon.name.clone()))?;
+            }
             Mode::Weapon { held_back }
-        } else if !m.victim.attacks.is_empty() {
+        } else if !v.attacks.is_empty() {
             Mode::Natural { held_back }
         } else {
             // Unarmed, he answers in kind; against overbearing (or a blade) he punches.
@@ -673,26 +697,29 @@ impl FightPlan {
                 _ => Mode::Punch,
             }
         };
-        let (a, v) = (&m.attacker, &m.victim);
+        let unarmed_attacker =
+            matches!(attacker_mode, Mode::Punch | Mode::Wrestle | Mode::Overbear);
         // A brawler is unarmed whatever he carries.
-        let (weapon, backup) = match style {
-            Some(_) => (None, None),
-            None => (
-                Some(arm(&a.weapon, v.size)),
-                a.backup_weapon.as_ref().map(|b| arm(b, v.size)),
-            ),
+        let (weapon, backup) = if unarmed_attacker {
+            (None, None)
+        } else {
+            (
+                Some(arm(attacker_main.unwrap_or(&a.weapon), v.size)),
+                attacker_backup.map(|b| arm(b, v.size)),
+            )
         };
+        let fist = crate::rules::catalog::Weapon::fist();
         let attacker = side(a, v, attacker_mode, weapon, backup, options);
         let victim = side(
             v,
             a,
             victim_mode,
-            Some(arm(&v.weapon, a.size)),
-            v.backup_weapon.as_ref().map(|b| arm(b, a.size)),
+            Some(arm(victim_main.unwrap_or(&fist), a.size)),
+            victim_backup.map(|b| arm(b, a.size)),
             options,
         );
-        let armed_defender =
-            style.is_some() && !v.weapon.is_fist() && matches!(victim_mode, Mode::Weapon { .. });
+        // The armed-defender rule: an unarmed attacker against a defender holding a melee weapon.
+        let armed_defender = unarmed_attacker && matches!(victim_mode, Mode::Weapon { .. });
         // Slots change only in a wrestling bout, so the blows in hand at the start are the only ones.
         let plain = match (armed_defender, attacker.plain(), victim.plain()) {
             (false, Some(a), Some(v)) => Some([a, v]),

@@ -2,11 +2,13 @@
 //! attack with two hands, a called shot at reduced Strength with one) and a monster (Strength moved by size)
 //! (RULES.md §5).
 //!
-//! Every grab is an unarmed maneuver: Strength's to-hit adjustment counts, a weapon's magic does not. The
-//! grabs of persons and monsters read the wrestling column: a hold row is a hold, which the victim then tries
-//! to break with the contest.
+//! Every grab is an unarmed maneuver: Strength's to-hit adjustment counts, a weapon's magic does not, and an
+//! armed victim strikes first at +4, as at any man who comes close bare-handed ([`crate::rules::
+//! armed_defender`]); the grab then goes ahead as if the grabber stood it. The grabs of persons and monsters
+//! read the wrestling column: a hold row is a hold, which the victim then tries to break with the contest.
 
 use crate::dice::Roller;
+use crate::rules::armed_defender::{FirstStrike, Struck, armed_with, strike_first};
 use crate::rules::attack::{AttackRoll, ContestScore, contest};
 use crate::rules::options::{GrabContest, RuleOptions};
 use crate::rules::tables::{brawl_row, wrestling_armor_penalty};
@@ -59,6 +61,8 @@ pub struct GrabObject {
     pub holder: ContestScore,
     /// How the contest is judged.
     pub mode: GrabContest,
+    /// The holder's strike before the grab: the object is his weapon.
+    pub first_strike: Option<FirstStrike>,
 }
 
 /// One attempt to grab an object.
@@ -70,6 +74,8 @@ pub struct GrabObjectOutcome {
     pub control: bool,
     /// Pairs of contest dice rolled, ties included (0 on a miss).
     pub contest_rolls: u32,
+    /// The holder's first strike at the grabber.
+    pub struck: Struck,
 }
 
 impl GrabObject {
@@ -80,6 +86,13 @@ impl GrabObject {
             return Err(Ineligible::NothingToGrab);
         }
         let grabber = &m.attacker;
+        // The object is the holder's weapon: a melee one he strikes with first (a bow in both hands
+        // strikes nobody).
+        let object = &m.victim.weapon;
+        let first_strike = object
+            .is_melee()
+            .then(|| FirstStrike::prepare(&m.victim, object, grabber, options))
+            .flatten();
         Ok(GrabObject {
             attack: AttackRoll::new(
                 grabber.thac0,
@@ -90,17 +103,20 @@ impl GrabObject {
             grabber: grabber.contest_score(),
             holder: m.victim.contest_score(),
             mode: options.grab_contest,
+            first_strike,
         })
     }
 
-    /// One attempt: the called shot, then on a hit the contest.
+    /// One attempt: the holder's first strike, the called shot, then on a hit the contest.
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> GrabObjectOutcome {
+        let struck = strike_first(&self.first_strike, rng);
         if !self.attack.roll(rng).hit {
             return GrabObjectOutcome {
                 hit: false,
                 control: false,
                 contest_rolls: 0,
+                struck,
             };
         }
         let c = contest(self.grabber, self.holder, self.mode, rng);
@@ -108,6 +124,7 @@ impl GrabObject {
             hit: true,
             control: c.first_wins,
             contest_rolls: c.rolls,
+            struck,
         }
     }
 }
@@ -123,6 +140,10 @@ pub struct GrabHold {
     pub victim: ContestScore,
     /// How the contest is judged.
     pub mode: GrabContest,
+    /// An armed victim's strike before the grab.
+    pub first_strike: Option<FirstStrike>,
+    /// The victim is a monster: his contest score is then reported as `monster_strength` too.
+    pub victim_is_monster: bool,
 }
 
 /// One grab of a person or a monster.
@@ -136,6 +157,8 @@ pub struct HoldOutcome {
     pub kept: bool,
     /// Pairs of dice in that attempt (0 without a hold).
     pub contest_rolls: u32,
+    /// An armed victim's first strike at the grabber.
+    pub struck: Struck,
 }
 
 /// The wrestling attack of a grab: Strength's adjustment, −4 for one hand, the wrestler's armor penalty,
@@ -164,14 +187,23 @@ fn holding_score(grabber: &Combatant, hands: Hands) -> ContestScore {
     }
 }
 
-/// The grabber's Strength modifier against a creature of another size (RULES.md §5): +3 against a smaller
-/// one, −6 against a larger one, halved (by `grab_size_rounding`) when the creature is of a PC race.
-pub fn size_modifier(grabber: &Combatant, creature: &Combatant, options: &RuleOptions) -> i32 {
-    let full = match creature.size.cmp(&grabber.size) {
+/// The monster rule's modifier before halving: +3 against a smaller creature, −6 against a larger one.
+fn full_size_modifier(grabber: &Combatant, creature: &Combatant) -> i32 {
+    match creature.size.cmp(&grabber.size) {
         std::cmp::Ordering::Less => 3,
         std::cmp::Ordering::Greater => -6,
         std::cmp::Ordering::Equal => 0,
-    };
+    }
+}
+
+/// The grabber's Strength modifier against a creature of another size (docs/rules.md §5 "Grabbing a
+/// monster"): +3 against a smaller one, −6 against a larger one, halved (by `grab_size_rounding`) when the
+/// creature is of a PC race. The text speaks of "a character's strength": a monster that grabs gets none.
+pub fn size_modifier(grabber: &Combatant, creature: &Combatant, options: &RuleOptions) -> i32 {
+    if !grabber.is_character() {
+        return 0;
+    }
+    let full = full_size_modifier(grabber, creature);
     if creature.is_pc_race() {
         options.grab_size_rounding.half(full)
     } else {
@@ -179,38 +211,65 @@ pub fn size_modifier(grabber: &Combatant, creature: &Combatant, options: &RuleOp
     }
 }
 
+/// The size modifier of a grab of a person (docs/rules.md §5 "Grabbing a person"): persons are the PC
+/// races and demi-human NPCs the text halves the monster rule for, so a person of another size is grabbed
+/// with the halved modifier (a human grabbing a halfling: +2), unless `grab_person_size = false`.
+pub fn person_size_modifier(grabber: &Combatant, person: &Combatant, options: &RuleOptions) -> i32 {
+    if !options.grab_person_size || !grabber.is_character() {
+        return 0;
+    }
+    options
+        .grab_size_rounding
+        .half(full_size_modifier(grabber, person))
+}
+
 impl GrabHold {
-    /// Grabbing a person: full Strength with two hands, the text's drop table with one.
+    /// A grab with one or two hands, the grabber's score moved by `size`.
+    fn with_size(
+        m: &Matchup,
+        options: &RuleOptions,
+        hands: Hands,
+        size: i32,
+    ) -> Result<GrabHold, Ineligible> {
+        common_eligibility(m, hands.count())?;
+        let first_strike = armed_with(&m.victim)
+            .and_then(|weapon| FirstStrike::prepare(&m.victim, weapon, &m.attacker, options));
+        Ok(GrabHold {
+            attack: wrestling_attack(&m.attacker, &m.victim, hands, options),
+            grabber: holding_score(&m.attacker, hands).modified(size),
+            victim: m.victim.contest_score(),
+            mode: options.grab_contest,
+            first_strike,
+            victim_is_monster: !m.victim.is_character(),
+        })
+    }
+
+    /// Grabbing a person: full Strength with two hands, the text's drop table with one; a person of
+    /// another size by the halved size modifier.
     pub fn person(
         m: &Matchup,
         options: &RuleOptions,
         hands: Hands,
     ) -> Result<GrabHold, Ineligible> {
-        common_eligibility(m, hands.count())?;
-        Ok(GrabHold {
-            attack: wrestling_attack(&m.attacker, &m.victim, hands, options),
-            grabber: holding_score(&m.attacker, hands),
-            victim: m.victim.contest_score(),
-            mode: options.grab_contest,
-        })
+        let size = person_size_modifier(&m.attacker, &m.victim, options);
+        GrabHold::with_size(m, options, hands, size)
     }
 
-    /// Grabbing a monster: as a person, and the grabber's score is then moved by the size modifier.
+    /// Grabbing a monster: as a person, the grabber's score moved by the monster rule's size modifier.
     pub fn monster(
         m: &Matchup,
         options: &RuleOptions,
         hands: Hands,
     ) -> Result<GrabHold, Ineligible> {
-        let mut grab = GrabHold::person(m, options, hands)?;
-        grab.grabber = grab
-            .grabber
-            .modified(size_modifier(&m.attacker, &m.victim, options));
-        Ok(grab)
+        let size = size_modifier(&m.attacker, &m.victim, options);
+        GrabHold::with_size(m, options, hands, size)
     }
 
-    /// One grab: the wrestling attack, its row, and on a hold the victim's first attempt to break free.
+    /// One grab: an armed victim's first strike, the wrestling attack, its row, and on a hold the victim's
+    /// first attempt to break free.
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> HoldOutcome {
+        let struck = strike_first(&self.first_strike, rng);
         let swing = self.attack.roll(rng);
         if !(swing.hit && brawl_row(swing.modified).hold) {
             return HoldOutcome {
@@ -218,6 +277,7 @@ impl GrabHold {
                 hold: false,
                 kept: false,
                 contest_rolls: 0,
+                struck,
             };
         }
         let breaking = contest(self.victim, self.grabber, self.mode, rng);
@@ -226,6 +286,7 @@ impl GrabHold {
             hold: true,
             kept: !breaking.first_wins,
             contest_rolls: breaking.rolls,
+            struck,
         }
     }
 }
@@ -262,33 +323,37 @@ mod tests {
     #[test]
     fn the_contest_decides_control_after_a_hit() {
         let g = GrabObject::prepare(&matchup(GRABBER, HOLDER), &RuleOptions::default()).unwrap();
+        // Every script starts with the holder's first strike at the grabber: a natural 1 misses.
         // Hit on 18; contest 17 rolls 10 (by 7) against 15 rolling 9 (by 6).
-        let mut dice = Scripted::new([18, 10, 9]);
+        let mut dice = Scripted::new([1, 18, 10, 9]);
         assert_eq!(
             g.resolve(&mut dice),
             GrabObjectOutcome {
                 hit: true,
                 control: true,
-                contest_rolls: 1
+                contest_rolls: 1,
+                struck: Struck::default(),
             }
         );
         // A tie (both by 5) is rolled again, counting two rolls.
-        let mut dice = Scripted::new([18, 12, 10, 15, 3]);
+        let mut dice = Scripted::new([1, 18, 12, 10, 15, 3]);
         assert_eq!(
             g.resolve(&mut dice),
             GrabObjectOutcome {
                 hit: true,
                 control: false,
-                contest_rolls: 2
+                contest_rolls: 2,
+                struck: Struck::default(),
             }
         );
-        let mut miss = Scripted::new([17]);
+        let mut miss = Scripted::new([1, 17]);
         assert_eq!(
             g.resolve(&mut miss),
             GrabObjectOutcome {
                 hit: false,
                 control: false,
-                contest_rolls: 0
+                contest_rolls: 0,
+                struck: Struck::default(),
             }
         );
     }
@@ -343,47 +408,51 @@ mod tests {
         // Strength 17 (+1) against AC 5 with THAC0 20: needs 14 on the die for a modified 15.
         let g = GrabHold::person(&matchup(GRABBER, HOLDER), &o, Hands::Two).unwrap();
         // Modified 15: arm lock, a hold. Victim 15 rolls 12 (by 3) against 17 rolling 5 (by 12): kept.
-        let mut dice = Scripted::new([14, 12, 5]);
+        let mut dice = Scripted::new([1, 14, 12, 5]);
         assert_eq!(
             g.resolve(&mut dice),
             HoldOutcome {
                 hit: true,
                 hold: true,
                 kept: true,
-                contest_rolls: 1
+                contest_rolls: 1,
+                struck: Struck::default(),
             }
         );
         // Modified 14: leg twist, no hold.
-        let mut dice = Scripted::new([13]);
+        let mut dice = Scripted::new([1, 13]);
         assert_eq!(
             g.resolve(&mut dice),
             HoldOutcome {
                 hit: false,
                 hold: false,
                 kept: false,
-                contest_rolls: 0
+                contest_rolls: 0,
+                struck: Struck::default(),
             }
         );
         // Modified 17: trip, a hit without a hold.
-        let mut dice = Scripted::new([16]);
+        let mut dice = Scripted::new([1, 16]);
         assert_eq!(
             g.resolve(&mut dice),
             HoldOutcome {
                 hit: true,
                 hold: false,
                 kept: false,
-                contest_rolls: 0
+                contest_rolls: 0,
+                struck: Struck::default(),
             }
         );
         // Modified 21: bear hug; the victim breaks free (15 rolls 2, by 13, against 17 rolling 10).
-        let mut dice = Scripted::new([20, 2, 10]);
+        let mut dice = Scripted::new([1, 20, 2, 10]);
         assert_eq!(
             g.resolve(&mut dice),
             HoldOutcome {
                 hit: true,
                 hold: true,
                 kept: false,
-                contest_rolls: 1
+                contest_rolls: 1,
+                struck: Struck::default(),
             }
         );
     }
@@ -471,5 +540,163 @@ mod tests {
         .unwrap();
         assert_eq!(g.victim, ContestScore::plain(20));
         assert_eq!(g.grabber, ContestScore::plain(12));
+    }
+
+    #[test]
+    fn an_armed_victim_strikes_a_grabber_first_at_plus_4() {
+        let o = RuleOptions::default();
+        // The holder (THAC0 20, long sword) against the grabber's AC 10: +4 to hit, needs 6.
+        let g = GrabObject::prepare(&matchup(GRABBER, HOLDER), &o).unwrap();
+        let strike = g.first_strike.unwrap();
+        assert_eq!((strike.attacks, strike.roll.needed()), (1, 6));
+        // He hits on 6 for 1d8 = 5 + 4; the grab still goes ahead: hit on 18, the grabber wins control.
+        let mut dice = Scripted::new([6, 5, 18, 10, 9]);
+        let out = g.resolve(&mut dice);
+        assert_eq!(
+            out.struck,
+            Struck {
+                hit: true,
+                damage: 9
+            }
+        );
+        assert!(out.hit && out.control);
+        // The grabs of persons and monsters meet the same strike; natural attacks are no weapon.
+        let person = GrabHold::person(&matchup(GRABBER, HOLDER), &o, Hands::Two).unwrap();
+        assert_eq!(person.first_strike, Some(strike));
+        let ogre =
+            GrabHold::monster(&matchup(GRABBER, "monster = \"ogre\""), &o, Hands::Two).unwrap();
+        assert_eq!(ogre.first_strike, None);
+        let orc =
+            GrabHold::monster(&matchup(GRABBER, "monster = \"orc\""), &o, Hands::Two).unwrap();
+        assert!(orc.first_strike.is_some());
+        // Switched off, the grab is resolved as before the rule.
+        let off = RuleOptions {
+            armed_defender_vs_grabs: false,
+            ..RuleOptions::default()
+        };
+        assert_eq!(
+            GrabObject::prepare(&matchup(GRABBER, HOLDER), &off)
+                .unwrap()
+                .first_strike,
+            None
+        );
+        // A bow in the holder's hands strikes nobody.
+        let archer = "class = \"fighter\"\nweapon = \"short bow\"";
+        assert_eq!(
+            GrabObject::prepare(&matchup(GRABBER, archer), &o)
+                .unwrap()
+                .first_strike,
+            None
+        );
+    }
+
+    #[test]
+    fn a_person_of_another_size_is_grabbed_with_the_halved_modifier() {
+        let o = RuleOptions::default();
+        let human = "class = \"fighter\"\nstrength = 16";
+        let halfling = "class = \"thief\"\nrace = \"halfling\"";
+        let small = "class = \"thief\"\nrace = \"halfling\"\nstrength = 12";
+        // A human grabbing a halfling: +3 halved to +2; a halfling grabbing a human: −6 halved to −3. The
+        // same as the monster rule gives against a creature of a PC race.
+        for (grabber, person, score) in [(human, halfling, 18), (small, human, 9)] {
+            let m = matchup(grabber, person);
+            let g = GrabHold::person(&m, &o, Hands::Two).unwrap();
+            assert_eq!(g.grabber, ContestScore::plain(score));
+            assert_eq!(
+                g.grabber,
+                GrabHold::monster(&m, &o, Hands::Two).unwrap().grabber
+            );
+        }
+        // Same size: nothing; switched off: nothing.
+        let g = GrabHold::person(&matchup(human, "class = \"fighter\""), &o, Hands::Two).unwrap();
+        assert_eq!(g.grabber, ContestScore::plain(16));
+        let off = RuleOptions {
+            grab_person_size: false,
+            ..RuleOptions::default()
+        };
+        let g = GrabHold::person(&matchup(human, halfling), &off, Hands::Two).unwrap();
+        assert_eq!(g.grabber, ContestScore::plain(16));
+    }
+
+    #[test]
+    fn a_monster_that_grabs_gets_no_size_modifier() {
+        let o = RuleOptions::default();
+        let kobold = GrabHold::monster(
+            &matchup("monster = \"ogre\"", "monster = \"kobold\""),
+            &o,
+            Hands::Two,
+        )
+        .unwrap();
+        assert_eq!(kobold.grabber, ContestScore::plain(10));
+        let person = GrabHold::person(
+            &matchup(
+                "monster = \"ogre\"",
+                "class = \"thief\"\nrace = \"halfling\"",
+            ),
+            &o,
+            Hands::Two,
+        )
+        .unwrap();
+        assert_eq!(person.grabber, ContestScore::plain(10));
+    }
+
+    #[test]
+    fn hands_free_come_from_the_weapon_and_the_shield() {
+        let o = RuleOptions::default();
+        let free = |spec: &str| matchup(spec, HOLDER).attacker.hands_free;
+        assert_eq!(free("class = \"fighter\""), 2);
+        assert_eq!(free("class = \"fighter\"\nweapon = \"long sword\""), 1);
+        assert_eq!(
+            free("class = \"fighter\"\nweapon = \"long sword\"\nshield = 1"),
+            0
+        );
+        assert_eq!(
+            free("class = \"fighter\"\nweapon = \"two-handed sword\""),
+            0
+        );
+        assert_eq!(free("class = \"fighter\"\nweapon = \"short bow\""), 0);
+        assert_eq!(free("class = \"fighter\"\nshield = 1"), 1);
+        assert_eq!(
+            free("class = \"fighter\"\nweapon = \"long sword\"\nhands_free = 2"),
+            2
+        );
+        assert_eq!(free("monster = \"orc\""), 1);
+        // A swordsman with a shield has no hand for a grab.
+        let knight = "class = \"fighter\"\nweapon = \"long sword\"\nshield = 1";
+        assert_eq!(
+            GrabObject::prepare(&matchup(knight, HOLDER), &o),
+            Err(Ineligible::HandsNotFree { needed: 1, free: 0 })
+        );
+    }
+
+    #[test]
+    fn monster_strength_is_reported_for_monster_victims_only() {
+        use crate::rules::action::{Action, ActionOptions, Prepared};
+        let fixed = |victim: &str| {
+            Prepared::new(
+                Action::GrabMonster,
+                &matchup(GRABBER, victim),
+                &RuleOptions::default(),
+                &ActionOptions::default(),
+            )
+            .unwrap()
+            .fixed()
+        };
+        let ogre = fixed("monster = \"ogre\"");
+        assert_eq!(
+            (
+                ogre.monster_strength,
+                ogre.grabber_strength,
+                ogre.victim_strength
+            ),
+            (Some(10), Some(17 - 6), Some(10))
+        );
+        let man = fixed("class = \"fighter\"\nstrength = 15");
+        assert_eq!(
+            (man.monster_strength, man.victim_strength),
+            (None, Some(15))
+        );
+        // The attack needs THAC0 20 − AC 10 − Strength's +1 = 9.
+        assert_eq!(man.roll_needed, Some(9));
     }
 }

@@ -6,6 +6,7 @@
 //! [`Roller`](crate::dice::Roller). The per-trial path therefore never looks anything up and never fails.
 
 pub mod action;
+pub mod armed_defender;
 pub mod attack;
 pub mod brawl;
 pub mod catalog;
@@ -66,6 +67,49 @@ impl Damage {
     }
 }
 
+/// The victim's hit points as a single blow meets them (docs/rules.md §3, §4): rolled per trial, or fixed
+/// by `hp`, and the line `death_at` below which real damage kills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vitals {
+    /// The victim's hit points.
+    pub hp: combatant::HitPoints,
+    /// Real damage that leaves this many hit points or fewer kills (0 or −10).
+    pub death_at: i32,
+}
+
+/// What one blow's damage did to the victim's hit points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Wound {
+    /// Real and temporary damage together leave him at 0 hit points or less: unconscious, or dead.
+    pub down: bool,
+    /// The real part alone leaves him at `death_at` or less.
+    pub killed: bool,
+}
+
+impl Vitals {
+    /// The victim of `m` under `options`.
+    pub fn of(m: &Matchup, options: &RuleOptions) -> Vitals {
+        Vitals {
+            hp: m.victim.hp,
+            death_at: options.death_at,
+        }
+    }
+
+    /// Rolls the victim's hit points (when they are dice) and judges the blow: killed when
+    /// `hp − real ≤ death_at`, down when `hp − total ≤ 0`. Only these two comparisons are asked, so the
+    /// exact enumerator walks three branches, not every hit point total.
+    #[inline]
+    pub fn wound<R: crate::dice::Roller + ?Sized>(&self, damage: Damage, rng: &mut R) -> Wound {
+        // real + death_at ≤ total, since death_at ≤ 0 and real ≤ total: the cuts are ascending.
+        let killed_at = damage.real as i32 + self.death_at;
+        let region = self.hp.region([killed_at, damage.total as i32], rng);
+        Wound {
+            killed: region == 0,
+            down: region <= 1,
+        }
+    }
+}
+
 /// Why the rules forbid an action at a point. Not an error: the point appears in the outputs with this
 /// reason as its status.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -97,6 +141,16 @@ pub enum Ineligible {
     /// A mugging needs a blunt instrument.
     #[error("a mugging needs a blunt instrument, not a {0}")]
     NotBlunt(String),
+    /// Bare hands are not a blunt instrument (unless `mug_bare_hands`).
+    #[error(
+        "a mugging needs a blunt instrument, not bare hands (give the thief a club or a sap, or set rules.mug_bare_hands = true)"
+    )]
+    BareHandsMug,
+    /// A backstab, and so a mugging, needs a victim of humanoid anatomy.
+    #[error(
+        "a mugging needs a victim of humanoid anatomy, and a {0} is not (rules.mug_humanoid_only = false allows it)"
+    )]
+    NotHumanoid(String),
     /// Saps work on T, S and M creatures only.
     #[error("a sap works only on creatures of size T, S or M (the victim is {0})")]
     TooLarge(Size),
@@ -104,8 +158,21 @@ pub enum Ineligible {
     #[error("a sap needs a melee weapon or bare hands, not a {0}")]
     Missile(String),
     /// Holding a blow back needs a weapon whose damage can be controlled.
-    #[error("a {0} cannot be held back: only controllable weapons (swords, axes, daggers, fists)")]
+    #[error("a {0} cannot be held back: only controllable weapons (swords, axes, daggers)")]
     NotControllable(String),
+    /// Bare hands are never held back: they punch, wrestle or overbear.
+    #[error(
+        "bare hands are not held back: a fist subdues by punching, wrestling or overbearing (use action = \"brawl\", or \"subdue\" with a `style`)"
+    )]
+    BareHandsStrike,
+    /// A missile weapon does not strike in melee.
+    #[error("a {0} is a missile weapon and does not strike in melee")]
+    MissileInMelee(String),
+    /// The victim told to hold back needs a weapon whose damage can be controlled, as the attacker does.
+    #[error(
+        "the victim's {0} cannot be held back (victim_intent = \"subdue\" needs a sword, an axe or a dagger)"
+    )]
+    VictimNotControllable(String),
     /// Grabs need free hands.
     #[error("the grab needs {needed} free hand(s) and the attacker has {free}")]
     HandsNotFree {

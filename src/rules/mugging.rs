@@ -32,7 +32,8 @@ pub struct MugOutcome {
 }
 
 /// Whether the thief may mug this victim at all: eligible for a backstab (a thief, behind an unaware victim
-/// who has a back), a blunt instrument, and a victim at most `mug_max_height_ratio` times his height.
+/// of humanoid anatomy who has a back), a blunt instrument (not bare hands, unless `mug_bare_hands`), and a
+/// victim at most `mug_max_height_ratio` times his height (docs/rules.md §2 "Who and whom").
 pub fn eligibility(m: &Matchup, options: &RuleOptions) -> Result<(), Ineligible> {
     let (thief, victim) = (&m.attacker, &m.victim);
     match thief.class() {
@@ -49,6 +50,9 @@ pub fn eligibility(m: &Matchup, options: &RuleOptions) -> Result<(), Ineligible>
     if !victim.has_back {
         return Err(Ineligible::NoBack);
     }
+    if options.mug_humanoid_only && !victim.humanoid {
+        return Err(Ineligible::NotHumanoid(victim.name.clone()));
+    }
     if victim.height_ft > options.mug_max_height_ratio * thief.height_ft {
         return Err(Ineligible::TooTall {
             victim: victim.height_ft,
@@ -56,19 +60,25 @@ pub fn eligibility(m: &Matchup, options: &RuleOptions) -> Result<(), Ineligible>
             ratio: options.mug_max_height_ratio,
         });
     }
+    if thief.weapon.is_fist() && !options.mug_bare_hands {
+        return Err(Ineligible::BareHandsMug);
+    }
     if !thief.weapon.is_blunt() {
         return Err(Ineligible::NotBlunt(thief.weapon.name.clone()));
     }
     Ok(())
 }
 
-/// The armor class a mugging strikes: no shield and no Dexterity bonus (a penalty stays); with the helmet
-/// rule a bare head is AC 10, magical protection still counting.
+/// The armor class a mugging strikes: no shield and no Dexterity bonus (a penalty stays). With the helmet
+/// rule a bare head is AC 10, magical protection still counting, but the rule never helps the victim: he
+/// keeps the worse (larger) of that and his stripped armor class. A creature armored by its own hide has a
+/// protected head, so the helmet rule passes it by (docs/rules.md §2 "To hit").
 pub fn mugged_armor_class(victim: &Combatant, helmets: bool) -> i32 {
-    if helmets && !victim.helmet {
-        10 - victim.ac.magic
+    let stripped = victim.ac.armor + victim.ac.dexterity.max(0) - victim.ac.magic;
+    if helmets && !victim.helmet && !victim.natural_armor {
+        stripped.max(10 - victim.ac.magic)
     } else {
-        victim.ac.armor + victim.ac.dexterity.max(0) - victim.ac.magic
+        stripped
     }
 }
 
@@ -261,17 +271,81 @@ mod tests {
             ),
             Ineligible::NotBlunt(_)
         ));
-        // Fists are blunt; a sleeping victim is unaware whatever `aware` says.
+        // A sleeping victim is unaware whatever `aware` says.
         assert!(
             Mugging::prepare(
                 &matchup(
-                    "class = \"thief\"\nposition = \"behind\"",
+                    "class = \"thief\"\nweapon = \"club\"\nposition = \"behind\"",
                     "monster = \"ogre\"\nstate = \"asleep\""
                 ),
                 &o
             )
             .is_ok()
         );
+    }
+
+    #[test]
+    fn a_mugging_needs_a_blunt_instrument_not_bare_hands() {
+        let bare = "class = \"thief\"\nposition = \"behind\"";
+        let o = RuleOptions::default();
+        assert_eq!(
+            Mugging::prepare(&matchup(bare, OGRE), &o),
+            Err(Ineligible::BareHandsMug)
+        );
+        let fists_count = RuleOptions {
+            mug_bare_hands: true,
+            ..RuleOptions::default()
+        };
+        assert!(Mugging::prepare(&matchup(bare, OGRE), &fists_count).is_ok());
+    }
+
+    #[test]
+    fn only_humanoid_victims_are_mugged() {
+        let o = RuleOptions::default();
+        for beast in ["horse", "nightmare"] {
+            let victim = format!("monster = \"{beast}\"\naware = false");
+            assert_eq!(
+                Mugging::prepare(&matchup(THIEF_9, &victim), &o),
+                Err(Ineligible::NotHumanoid(beast.into()))
+            );
+        }
+        let any = RuleOptions {
+            mug_humanoid_only: false,
+            ..RuleOptions::default()
+        };
+        assert!(
+            Mugging::prepare(
+                &matchup(THIEF_9, "monster = \"horse\"\naware = false"),
+                &any
+            )
+            .is_ok()
+        );
+        // A scenario's own monster is humanoid unless told otherwise.
+        let custom = "hit_dice = \"2\"\naware = false";
+        assert!(Mugging::prepare(&matchup(THIEF_9, custom), &o).is_ok());
+        let ooze = "hit_dice = \"2\"\naware = false\nhumanoid = false";
+        assert!(Mugging::prepare(&matchup(THIEF_9, ooze), &o).is_err());
+    }
+
+    #[test]
+    fn the_helmet_rule_never_improves_the_victims_armor_class() {
+        // AC 10 with Dexterity 4 (a +3 penalty): 13 stripped; a bare head would be 10, better for him.
+        let clumsy = matchup("class = \"fighter\"\ndexterity = 4", "class = \"fighter\"").attacker;
+        assert_eq!(mugged_armor_class(&clumsy, true), 13);
+        assert_eq!(mugged_armor_class(&clumsy, false), 13);
+    }
+
+    #[test]
+    fn the_helmet_rule_spares_natural_armor() {
+        let o = RuleOptions {
+            helmets: true,
+            mug_humanoid_only: false,
+            ..RuleOptions::default()
+        };
+        let horse =
+            Mugging::prepare(&matchup(THIEF_9, "monster = \"horse\"\naware = false"), &o).unwrap();
+        // THAC0 16 against the horse's own AC 7, not 10.
+        assert_eq!(horse.attack.target, 16 - 7);
     }
 
     #[test]

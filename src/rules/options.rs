@@ -89,6 +89,39 @@ impl SizeRounding {
     }
 }
 
+/// Which share of a held-back blow takes the odd point when its total is odd (docs/rules.md §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum OddPoint {
+    /// Real damage is half the total rounded down, the odd point temporary: the blow is held back so as
+    /// not to cause serious damage, so the odd point goes the gentle way (the default).
+    #[default]
+    Temporary,
+    /// Temporary damage is half the total rounded down, the odd point real (the reading before 2026-12).
+    Real,
+}
+
+impl OddPoint {
+    /// The temporary share of a held-back `total`.
+    #[inline]
+    pub fn temporary(self, total: u32) -> u32 {
+        match self {
+            OddPoint::Temporary => total - total / 2,
+            OddPoint::Real => total / 2,
+        }
+    }
+
+    /// 1 when the odd point is temporary, else 0: `(total + odd) >> 1` is then the temporary share, with
+    /// no branch (the fights' folded split).
+    #[inline]
+    pub fn odd(self) -> i32 {
+        match self {
+            OddPoint::Temporary => 1,
+            OddPoint::Real => 0,
+        }
+    }
+}
+
 /// The rule switches of RULES.md §8. `Default` gives the contract's defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -137,6 +170,16 @@ pub struct RuleOptions {
     pub death_at: i32,
     /// Temporary damage heals one point at the end of every this-many rounds.
     pub temp_heal_rounds: u32,
+    /// Which share of a held-back blow takes its odd point.
+    pub held_back_odd_point: OddPoint,
+    /// Bare hands count as a blunt instrument for a mugging.
+    pub mug_bare_hands: bool,
+    /// Only victims of humanoid anatomy can be mugged (a backstab needs one).
+    pub mug_humanoid_only: bool,
+    /// An armed victim strikes first, at +4, at a grabber as at any unarmed attacker.
+    pub armed_defender_vs_grabs: bool,
+    /// A grab of a person of another size uses the halved size modifier.
+    pub grab_person_size: bool,
 }
 
 impl Default for RuleOptions {
@@ -165,6 +208,11 @@ impl Default for RuleOptions {
             grab_size_rounding: SizeRounding::HalfAway,
             death_at: 0,
             temp_heal_rounds: 5,
+            held_back_odd_point: OddPoint::Temporary,
+            mug_bare_hands: false,
+            mug_humanoid_only: true,
+            armed_defender_vs_grabs: true,
+            grab_person_size: true,
         }
     }
 }
@@ -181,7 +229,7 @@ pub struct OptionError {
 
 impl RuleOptions {
     /// The names of every switch, in RULES.md §8 order (for suggestions on a misspelt switch).
-    pub const SWITCHES: [&'static str; 22] = [
+    pub const SWITCHES: [&'static str; 27] = [
         "natural_20_hits",
         "natural_1_misses",
         "natural_20_saves",
@@ -204,6 +252,11 @@ impl RuleOptions {
         "grab_size_rounding",
         "death_at",
         "temp_heal_rounds",
+        "held_back_odd_point",
+        "mug_bare_hands",
+        "mug_humanoid_only",
+        "armed_defender_vs_grabs",
+        "grab_person_size",
     ];
 
     /// Checks every range RULES.md §8 states; the first violation is returned.
@@ -291,6 +344,33 @@ mod tests {
         assert_eq!(o.death_at, 0);
         assert_eq!(o.temp_heal_rounds, 5);
         assert_eq!(o.validate(), Ok(()));
+    }
+
+    #[test]
+    fn the_corrected_readings_are_the_defaults() {
+        let o = RuleOptions::default();
+        assert_eq!(o.held_back_odd_point, OddPoint::Temporary);
+        assert!(!o.mug_bare_hands);
+        assert!(o.mug_humanoid_only);
+        assert!(o.armed_defender_vs_grabs);
+        assert!(o.grab_person_size);
+        let parsed: RuleOptions = toml::from_str("held_back_odd_point = \"real\"").unwrap();
+        assert_eq!(parsed.held_back_odd_point, OddPoint::Real);
+        assert!(toml::from_str::<RuleOptions>("held_back_odd_point = \"half\"").is_err());
+    }
+
+    #[test]
+    fn the_odd_point_of_a_held_back_blow_is_temporary_by_default() {
+        // Totals 1..=5: temporary 1, 1, 2, 2, 3 (the odd point gentle); the old reading 0, 1, 1, 2, 2.
+        let gentle: Vec<u32> = (1..=5).map(|t| OddPoint::Temporary.temporary(t)).collect();
+        assert_eq!(gentle, [1, 1, 2, 2, 3]);
+        let old: Vec<u32> = (1..=5).map(|t| OddPoint::Real.temporary(t)).collect();
+        assert_eq!(old, [0, 1, 1, 2, 2]);
+        for odd in [OddPoint::Temporary, OddPoint::Real] {
+            for t in 0..40 {
+                assert_eq!(((t as i32 + odd.odd()) >> 1) as u32, odd.temporary(t));
+            }
+        }
     }
 
     #[test]

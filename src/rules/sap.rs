@@ -1,12 +1,16 @@
 //! SAP: a called shot at −8 meant to knock out rather than wound; 5% knockout per point of damage up to 40%,
 //! or against a sleeping or held victim an automatic hit with 10% per point up to 80% and a chance to wake
-//! him (RULES.md §4).
+//! him (docs/rules.md §4). The blow's damage also meets the victim's hit points: a heavy sap can drop or
+//! kill the sentry it meant to put to sleep, and `p_out` counts every way he is out.
 
 use crate::dice::{Dice, Roller};
 use crate::rules::attack::AttackRoll;
 use crate::rules::options::{Rounding, RuleOptions};
 use crate::rules::tables::Size;
-use crate::rules::{Damage, Ineligible, Matchup};
+use crate::rules::{Damage, Ineligible, Matchup, Vitals, Wound};
+
+/// The knockout roll.
+const D100: Dice = Dice::of(1, 100, 0);
 
 /// How the knockout d100 is read for one kind of victim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +29,21 @@ impl KnockoutChance {
     pub fn percent(&self, damage: u32) -> u32 {
         self.per_point.saturating_mul(damage).min(self.cap)
     }
+
+    /// The knockout d100 for a blow of `damage` points: `Some(true)` knocks out (at most the chance),
+    /// `Some(false)` wakes a sleeper (at `wake_at` or more and not a knockout), `None` neither. Asked as a
+    /// region of the d100, so that the exact enumerator walks three branches rather than a hundred.
+    #[inline]
+    pub fn roll<R: Roller + ?Sized>(&self, damage: u32, rng: &mut R) -> Option<bool> {
+        let chance = self.percent(damage) as i32;
+        // Not a knockout and at least `wake_at`: above both the chance and `wake_at - 1`.
+        let quiet_to = chance.max(self.wake_at as i32 - 1);
+        match rng.region(&D100, &[chance, quiet_to]) {
+            0 => Some(true),
+            1 => None,
+            _ => Some(false),
+        }
+    }
 }
 
 /// A sap prepared for one matchup.
@@ -42,6 +61,8 @@ pub struct Sap {
     pub ko_rounds: Dice,
     /// How the 25% real share is rounded.
     pub rounding: Rounding,
+    /// The victim's hit points.
+    pub vitals: Vitals,
 }
 
 /// One sap.
@@ -55,6 +76,16 @@ pub struct SapOutcome {
     pub ko_rounds: Option<u32>,
     /// A sleeping or held victim woke instead.
     pub woke: bool,
+    /// What the damage did to his hit points (nothing on a miss).
+    pub wound: Wound,
+}
+
+impl SapOutcome {
+    /// Out of the fight by either way: knocked out by the rule, or down by the damage (the `p_out`
+    /// metric, the sap's headline).
+    pub fn out(&self) -> bool {
+        self.ko_rounds.is_some() || self.wound.down
+    }
 }
 
 /// Whether a sap is allowed: victims of size T, S or M only, and never with a missile weapon.
@@ -105,10 +136,12 @@ impl Sap {
             chance,
             ko_rounds: options.sap_ko_rounds,
             rounding: options.rounding,
+            vitals: Vitals::of(m, options),
         })
     }
 
-    /// One sap: the attack, the damage (at least 1), the knockout d100, then the knockout's length.
+    /// One sap: the attack, the damage (at least 1), the knockout d100, the knockout's length, then the
+    /// victim's hit points.
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> SapOutcome {
         if !self.attack.roll(rng).hit {
@@ -117,17 +150,19 @@ impl Sap {
                 damage: Damage::default(),
                 ko_rounds: None,
                 woke: false,
+                wound: Wound::default(),
             };
         }
         let total = (self.damage.roll(rng) + self.damage_bonus).max(1) as u32;
-        let d100 = rng.die(100);
-        let knocked_out = d100 <= self.chance.percent(total);
-        let ko_rounds = knocked_out.then(|| self.ko_rounds.roll(rng).max(1) as u32);
+        let knockout = self.chance.roll(total, rng);
+        let ko_rounds = (knockout == Some(true)).then(|| self.ko_rounds.roll(rng).max(1) as u32);
+        let damage = sap_damage(total, self.rounding);
         SapOutcome {
             hit: true,
-            damage: sap_damage(total, self.rounding),
+            damage,
             ko_rounds,
-            woke: !knocked_out && d100 >= self.chance.wake_at,
+            woke: knockout == Some(false),
+            wound: self.vitals.wound(damage, rng),
         }
     }
 }
@@ -140,8 +175,8 @@ mod tests {
 
     const FIGHTER: &str =
         "class = \"fighter\"\nlevel = 5\nweapon = { name = \"club\", magic = 2 }\nstrength = 17";
-    const GUARD: &str = "class = \"fighter\"\nlevel = 1\nac = 6";
-    const SLEEPER: &str = "class = \"fighter\"\nlevel = 1\nac = 6\nstate = \"asleep\"";
+    const GUARD: &str = "class = \"fighter\"\nlevel = 1\nac = 6\nhp = 20";
+    const SLEEPER: &str = "class = \"fighter\"\nlevel = 1\nac = 6\nstate = \"asleep\"\nhp = 20";
 
     fn sap(victim: &str, options: &RuleOptions) -> Sap {
         Sap::prepare(&matchup(FIGHTER, victim), options).unwrap()
@@ -237,7 +272,8 @@ mod tests {
                     temporary: 5
                 },
                 ko_rounds: Some(9),
-                woke: false
+                woke: false,
+                wound: Wound::default(),
             }
         );
         assert_eq!(dice.requests(), &[20, 6, 100, 8, 8]);
@@ -276,6 +312,74 @@ mod tests {
         let out = big.resolve(&mut strong);
         assert_eq!(out.damage.total, 12);
         assert!(out.woke && out.ko_rounds.is_none());
+    }
+
+    #[test]
+    fn a_sap_meets_hit_points_and_p_out_counts_both_ways() {
+        let o = RuleOptions::default();
+        // The 18/00 sapper's club: 1d6 + 6. A roll of 6 is 12 points: 3 real (12 / 4), 9 temporary.
+        let sapper = "class = \"fighter\"\nweapon = \"club\"\nstrength = \"18/00\"";
+        let sentry = |hp: &str| format!("class = \"fighter\"\nlevel = 1\nac = 6\nhp = {hp}");
+        let s = |hp: &str| Sap::prepare(&matchup(sapper, &sentry(hp)), &o).unwrap();
+        // 12 points at 5% a point is capped at 40: a d100 of 41 does not knock out...
+        let out = s("12").resolve(&mut Scripted::new([20, 6, 41]));
+        assert_eq!(out.ko_rounds, None);
+        // ...but 12 points leave a 12 hp sentry at 0: down, so out all the same; not killed.
+        assert_eq!(
+            out.wound,
+            Wound {
+                down: true,
+                killed: false
+            }
+        );
+        assert!(out.out());
+        // 3 hp: the 3 real points alone kill him.
+        let out = s("3").resolve(&mut Scripted::new([20, 6, 41]));
+        assert_eq!(
+            out.wound,
+            Wound {
+                down: true,
+                killed: true
+            }
+        );
+        // 13 hp: standing, not knocked out, not out.
+        let out = s("13").resolve(&mut Scripted::new([20, 6, 41]));
+        assert!(!out.wound.down && !out.out());
+        // A knockout is out whatever the hit points.
+        let out = s("13").resolve(&mut Scripted::new([20, 6, 40, 1, 1]));
+        assert!(out.ko_rounds.is_some() && out.out());
+        // Rolled hit points (a fighter's 1d10) are the last die, rolled only on a hit.
+        let rolled = Sap::prepare(&matchup(sapper, "class = \"fighter\"\nac = 6"), &o).unwrap();
+        let mut dice = Scripted::new([20, 6, 41, 10]);
+        assert!(rolled.resolve(&mut dice).wound.down);
+        assert_eq!(dice.requests(), &[20, 6, 100, 10]);
+        let mut miss = Scripted::new([1]);
+        assert_eq!(rolled.resolve(&mut miss).wound, Wound::default());
+    }
+
+    #[test]
+    fn the_knockout_roll_reads_ko_quiet_and_wake_regions() {
+        let sleeping = KnockoutChance {
+            per_point: 10,
+            cap: 80,
+            wake_at: 81,
+        };
+        let read = |c: &KnockoutChance, damage, d100| c.roll(damage, &mut Scripted::new([d100]));
+        assert_eq!(read(&sleeping, 4, 40), Some(true));
+        assert_eq!(read(&sleeping, 4, 41), None);
+        assert_eq!(read(&sleeping, 4, 80), None);
+        assert_eq!(read(&sleeping, 4, 81), Some(false));
+        assert_eq!(read(&sleeping, 9, 80), Some(true));
+        assert_eq!(read(&sleeping, 9, 81), Some(false));
+        // A wake threshold below the chance: only what is not a knockout can wake.
+        let low_wake = KnockoutChance {
+            wake_at: 30,
+            ..sleeping
+        };
+        assert_eq!(read(&low_wake, 5, 50), Some(true));
+        assert_eq!(read(&low_wake, 5, 51), Some(false));
+        assert_eq!(read(&low_wake, 1, 29), None);
+        assert_eq!(read(&low_wake, 1, 30), Some(false));
     }
 
     #[test]

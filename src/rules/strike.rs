@@ -1,11 +1,12 @@
 //! WEAPONS IN ATTACK: an armed blow held back so that it does not kill. Only weapons whose damage can be
-//! controlled; −4 to hit; half damage, half of that temporary (RULES.md §3). Subdual damage is the same
-//! mechanism, so fights that subdue use [`held_back`] too.
+//! controlled; −4 to hit; half damage, half of that temporary, the odd point gentle (docs/rules.md §3).
+//! Subdual damage is the same mechanism, so fights that subdue use [`held_back`] too. The blow then meets
+//! the victim's hit points: does it drop him, does it kill him?
 
 use crate::dice::{Dice, Roller};
 use crate::rules::attack::AttackRoll;
-use crate::rules::options::{Rounding, RuleOptions};
-use crate::rules::{Damage, Ineligible, Matchup};
+use crate::rules::options::{OddPoint, Rounding, RuleOptions};
+use crate::rules::{Damage, Ineligible, Matchup, Vitals, Wound};
 
 /// The to-hit penalty for using a weapon the way it was not meant to be used.
 pub const HELD_BACK_PENALTY: i32 = -4;
@@ -21,6 +22,10 @@ pub struct Strike {
     pub damage_bonus: i32,
     /// How the halves are rounded.
     pub rounding: Rounding,
+    /// Which share takes an odd point.
+    pub odd_point: OddPoint,
+    /// The victim's hit points.
+    pub vitals: Vitals,
 }
 
 /// One held-back strike.
@@ -30,27 +35,39 @@ pub struct StrikeOutcome {
     pub hit: bool,
     /// The damage applied (zero on a miss).
     pub damage: Damage,
+    /// What it did to the victim's hit points (nothing on a miss).
+    pub wound: Wound,
 }
 
-/// Whether the weapon's damage can be held back at all.
-pub fn eligibility(m: &Matchup) -> Result<(), Ineligible> {
-    let weapon = &m.attacker.weapon;
-    if weapon.controllable && !weapon.missile {
+/// Whether `weapon` can be held back at all: a melee weapon whose damage can be controlled. Bare hands
+/// are never held back (they punch, wrestle or overbear), and a missile weapon does not strike in melee.
+pub fn can_hold_back(weapon: &crate::rules::catalog::Weapon) -> Result<(), Ineligible> {
+    if weapon.is_fist() {
+        Err(Ineligible::BareHandsStrike)
+    } else if weapon.missile {
+        Err(Ineligible::MissileInMelee(weapon.name.clone()))
+    } else if weapon.controllable {
         Ok(())
     } else {
         Err(Ineligible::NotControllable(weapon.name.clone()))
     }
 }
 
-/// The held-back split of `rolled` damage (with every bonus, at least 1): the total is half (rounded by
-/// `rounding`, at least 1), the temporary part half of the total rounded down, the real part the rest.
-pub fn held_back(rolled: i32, rounding: Rounding) -> Damage {
-    split_total(rounding.divide(rolled.max(1), 2).max(1) as u32)
+/// Whether the attacker's weapon can be held back.
+pub fn eligibility(m: &Matchup) -> Result<(), Ineligible> {
+    can_hold_back(&m.attacker.weapon)
 }
 
-/// The split of a held-back total: half of it (rounded down) temporary, the rest real.
-pub fn split_total(total: u32) -> Damage {
-    let temporary = total / 2;
+/// The held-back split of `rolled` damage (with every bonus, at least 1): the total is half (rounded by
+/// `rounding`, at least 1), split by [`split_total`].
+pub fn held_back(rolled: i32, rounding: Rounding, odd_point: OddPoint) -> Damage {
+    split_total(rounding.divide(rolled.max(1), 2).max(1) as u32, odd_point)
+}
+
+/// The split of a held-back total: half of it temporary, half real, the odd point going to the share
+/// `odd_point` names (temporary by default: the blow is held back, so the odd point is gentle).
+pub fn split_total(total: u32, odd_point: OddPoint) -> Damage {
+    let temporary = odd_point.temporary(total);
     Damage {
         total,
         real: total - temporary,
@@ -75,22 +92,27 @@ impl Strike {
             damage: weapon.damage_against(victim.size),
             damage_bonus: attacker.damage_adjustment() + weapon.magic,
             rounding: options.rounding,
+            odd_point: options.held_back_odd_point,
+            vitals: Vitals::of(m, options),
         })
     }
 
-    /// One strike: the attack, then the damage rolled and held back.
+    /// One strike: the attack, then the damage rolled and held back, then the victim's hit points.
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> StrikeOutcome {
         if !self.attack.roll(rng).hit {
             return StrikeOutcome {
                 hit: false,
                 damage: Damage::default(),
+                wound: Wound::default(),
             };
         }
         let rolled = self.damage.roll(rng) + self.damage_bonus;
+        let damage = held_back(rolled, self.rounding, self.odd_point);
         StrikeOutcome {
             hit: true,
-            damage: held_back(rolled, self.rounding),
+            damage,
+            wound: self.vitals.wound(damage, rng),
         }
     }
 }
@@ -105,31 +127,32 @@ mod tests {
 
     #[test]
     fn held_back_damage_for_every_roll_from_1_to_20() {
-        // rolled → (total, real, temporary) with the default half-down rounding.
+        // rolled → (total, real, temporary) with the default half-down rounding: real is half the total
+        // rounded down, the odd point temporary.
         let expected = [
-            (1, 1, 0),
-            (1, 1, 0),
-            (1, 1, 0),
+            (1, 0, 1),
+            (1, 0, 1),
+            (1, 0, 1),
             (2, 1, 1),
             (2, 1, 1),
-            (3, 2, 1),
-            (3, 2, 1),
+            (3, 1, 2),
+            (3, 1, 2),
             (4, 2, 2),
             (4, 2, 2),
-            (5, 3, 2),
-            (5, 3, 2),
+            (5, 2, 3),
+            (5, 2, 3),
             (6, 3, 3),
             (6, 3, 3),
-            (7, 4, 3),
-            (7, 4, 3),
+            (7, 3, 4),
+            (7, 3, 4),
             (8, 4, 4),
             (8, 4, 4),
-            (9, 5, 4),
-            (9, 5, 4),
+            (9, 4, 5),
+            (9, 4, 5),
             (10, 5, 5),
         ];
         for (rolled, (total, real, temporary)) in (1..=20).zip(expected) {
-            let d = held_back(rolled, Rounding::HalfDown);
+            let d = held_back(rolled, Rounding::HalfDown, OddPoint::Temporary);
             assert_eq!(
                 (d.total, d.real, d.temporary),
                 (total, real, temporary),
@@ -142,12 +165,35 @@ mod tests {
     #[test]
     fn rounding_up_and_down_changes_odd_rolls_only() {
         for rolled in 1..=20 {
-            let up = held_back(rolled, Rounding::Up);
-            let down = held_back(rolled, Rounding::Down);
+            let up = held_back(rolled, Rounding::Up, OddPoint::Temporary);
+            let down = held_back(rolled, Rounding::Down, OddPoint::Temporary);
             assert_eq!(up.total as i32, ((rolled + 1) / 2).max(1));
             assert_eq!(down.total as i32, (rolled / 2).max(1));
-            assert_eq!(up.temporary, up.total / 2);
+            assert_eq!(up.real, up.total / 2);
         }
+    }
+
+    #[test]
+    fn the_odd_point_of_a_held_back_blow_is_temporary() {
+        // A knife (1d3) held back always does 1 point: the text says half of it is temporary, so the
+        // single point is temporary, not real.
+        for rolled in 1..=3 {
+            let d = held_back(rolled, Rounding::HalfDown, OddPoint::Temporary);
+            assert_eq!((d.total, d.real, d.temporary), (1, 0, 1), "rolled {rolled}");
+        }
+        // Over a long sword's 1d8 the temporary share is half of the damage or more, never less.
+        let (mut real, mut temporary) = (0, 0);
+        for rolled in 1..=8 {
+            let d = held_back(rolled, Rounding::HalfDown, OddPoint::Temporary);
+            real += d.real;
+            temporary += d.temporary;
+        }
+        assert!(temporary >= real, "{temporary} temporary, {real} real");
+        // The old reading keeps the odd point real.
+        let old = held_back(5, Rounding::HalfDown, OddPoint::Real);
+        assert_eq!((old.total, old.real, old.temporary), (2, 1, 1));
+        let old = held_back(7, Rounding::HalfDown, OddPoint::Real);
+        assert_eq!((old.total, old.real, old.temporary), (3, 2, 1));
     }
 
     #[test]
@@ -174,8 +220,6 @@ mod tests {
             "flail",
             "quarterstaff",
             "spear",
-            "sling",
-            "short bow",
         ] {
             let attacker = format!("class = \"fighter\"\nweapon = \"{weapon}\"");
             assert_eq!(
@@ -193,7 +237,6 @@ mod tests {
             "two-handed sword",
             "hand axe",
             "battle axe",
-            "fist",
         ] {
             let attacker = format!("class = \"fighter\"\nweapon = \"{weapon}\"");
             assert!(
@@ -204,14 +247,96 @@ mod tests {
     }
 
     #[test]
+    fn bare_hands_are_never_held_back_and_missiles_never_strike_in_melee() {
+        let o = RuleOptions::default();
+        assert_eq!(
+            Strike::prepare(&matchup("class = \"fighter\"", "monster = \"orc\""), &o),
+            Err(Ineligible::BareHandsStrike)
+        );
+        assert!(
+            Ineligible::BareHandsStrike.to_string().contains("brawl"),
+            "the reason says what to use instead"
+        );
+        for weapon in ["sling", "short bow"] {
+            let attacker = format!("class = \"fighter\"\nweapon = \"{weapon}\"");
+            assert_eq!(
+                Strike::prepare(&matchup(&attacker, "monster = \"orc\""), &o),
+                Err(Ineligible::MissileInMelee(weapon.into()))
+            );
+        }
+    }
+
+    #[test]
+    fn a_strike_meets_the_victims_hit_points() {
+        let o = RuleOptions::default();
+        // Long sword 1d8 + 2 (Str 17, magic +1): a roll of 8 gives 10, held back 5: 2 real, 3 temporary.
+        let s = |hp: u32| {
+            Strike::prepare(
+                &matchup(SWORDSMAN, &format!("monster = \"orc\"\nhp = {hp}")),
+                &o,
+            )
+            .unwrap()
+        };
+        let wound = |hp| s(hp).resolve(&mut Scripted::new([20, 8])).wound;
+        assert_eq!(
+            wound(5),
+            Wound {
+                down: true,
+                killed: false
+            }
+        );
+        assert_eq!(
+            wound(2),
+            Wound {
+                down: true,
+                killed: true
+            }
+        );
+        assert_eq!(
+            wound(6),
+            Wound {
+                down: false,
+                killed: false
+            }
+        );
+        // Rolled hit points come last, only on a hit: an orc's 1d8, here 4.
+        let rolled = Strike::prepare(&matchup(SWORDSMAN, "monster = \"orc\""), &o).unwrap();
+        let mut dice = Scripted::new([20, 8, 4]);
+        assert_eq!(
+            rolled.resolve(&mut dice).wound,
+            Wound {
+                down: true,
+                killed: false
+            }
+        );
+        assert_eq!(dice.requests(), &[20, 8, 8]);
+        let mut miss = Scripted::new([1]);
+        assert_eq!(rolled.resolve(&mut miss).wound, Wound::default());
+        // death_at −10: real damage leaving 0 to −9 does not kill.
+        let deep = RuleOptions {
+            death_at: -10,
+            ..RuleOptions::default()
+        };
+        let s = Strike::prepare(&matchup(SWORDSMAN, "monster = \"orc\"\nhp = 2"), &deep).unwrap();
+        assert_eq!(
+            s.resolve(&mut Scripted::new([20, 8])).wound,
+            Wound {
+                down: true,
+                killed: false
+            }
+        );
+    }
+
+    #[test]
     fn a_hit_halves_the_roll_and_splits_it() {
         let s = Strike::prepare(
             &matchup(SWORDSMAN, "monster = \"orc\""),
             &RuleOptions::default(),
         )
         .unwrap();
-        // Needs 18 - 6 - (-2) = 14. Sword 7 + 2 = 9 → total 4: 2 real, 2 temporary.
-        let mut dice = Scripted::new([14, 7]);
+        // Needs 18 - 6 - (-2) = 14. Sword 7 + 2 = 9 → total 4: 2 real, 2 temporary; the orc's 1d8 hit
+        // points roll 5: still up.
+        let mut dice = Scripted::new([14, 7, 5]);
         let out = s.resolve(&mut dice);
         assert_eq!(
             out,
@@ -221,10 +346,11 @@ mod tests {
                     total: 4,
                     real: 2,
                     temporary: 2
-                }
+                },
+                wound: Wound::default(),
             }
         );
-        assert_eq!(dice.requests(), &[20, 8]);
+        assert_eq!(dice.requests(), &[20, 8, 8]);
         let mut miss = Scripted::new([13]);
         assert!(!s.resolve(&mut miss).hit);
     }

@@ -83,6 +83,7 @@ fn sub_fields(field: &str) -> &'static [&'static str] {
             "damage_large",
             "controllable",
             "missile",
+            "hands",
             "magic",
         ],
         _ => &[],

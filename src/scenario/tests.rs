@@ -72,7 +72,7 @@ fn the_variant_overrides_the_base_and_the_sweep_overrides_both() {
 
 #[test]
 fn without_variants_there_is_one_named_base() {
-    let s = parse("action = \"mug\"\n[attacker]\nclass = \"thief\"\nposition = \"behind\"\n[victim]\nclass = \"fighter\"\naware = false\n").unwrap();
+    let s = parse("action = \"mug\"\n[attacker]\nclass = \"thief\"\nweapon = \"club\"\nposition = \"behind\"\n[victim]\nclass = \"fighter\"\naware = false\n").unwrap();
     assert_eq!(s.variants, ["base"]);
     assert_eq!(s.points.len(), 1);
     assert!(s.charts.is_empty(), "no sweep, no default line chart");

@@ -86,17 +86,22 @@ fn walk(p: &Prepared) -> Option<(Weights, f64)> {
     let mut ties: u128 = 0;
     macro_rules! leaves {
         ($plan:expr, $past_contest:expr) => {{
-            Enumerator::walk(
+            let walked = Enumerator::walk(
                 |e| $plan.resolve(e),
-                |o, denominator| {
+                |o, numerator, denominator| {
                     if $past_contest(&o) {
-                        w.set_leaf(400, denominator * (400 - ties));
+                        w.set_leaf(400 * numerator, denominator * (400 - ties));
                     } else {
-                        w.set_leaf(1, denominator);
+                        w.set_leaf(numerator, denominator);
                     }
                     o.record(&mut w);
                 },
             );
+            if walked.inexact {
+                // Dice with more outcomes than can be counted exactly: no exact answer, rather than a
+                // wrong one.
+                return None;
+            }
         }};
     }
     match p {
@@ -141,17 +146,13 @@ fn weighted_mean(values: &[(i64, u128)], f: impl Fn(i64) -> i64) -> Option<f64> 
 pub fn exact(p: &Prepared, action: Action) -> Option<Vec<MetricValue>> {
     let (w, tie) = walk(p)?;
     let fixed = p.fixed();
-    let contest = matches!(
-        action,
-        Action::GrabObject | Action::GrabPerson | Action::GrabMonster
-    );
     let metrics = summary_table(action)
         .iter()
         .map(|&(metric, source)| {
             let value = match source {
                 Source::Count(slot) => Some(w.probability(w.counts[slot])),
                 // Contest rolls are geometric: 1/(1 − t) on average wherever a contest happened.
-                Source::Mean(slot) if contest => {
+                Source::ContestRolls(slot) => {
                     weighted_mean(&w.hists[slot], |v| v).map(|_| 1.0 / (1.0 - tie))
                 }
                 Source::Mean(slot) => weighted_mean(&w.hists[slot], |v| v),
@@ -164,6 +165,8 @@ pub fn exact(p: &Prepared, action: Action) -> Option<Vec<MetricValue>> {
                 Source::SaveNeeded => fixed.save_needed.map(f64::from),
                 Source::MonsterStrength => fixed.monster_strength.map(f64::from),
                 Source::GrabberStrength => fixed.grabber_strength.map(f64::from),
+                Source::VictimStrength => fixed.victim_strength.map(f64::from),
+                Source::RollNeeded => fixed.roll_needed.map(f64::from),
             };
             MetricValue {
                 metric,
@@ -284,6 +287,126 @@ mod tests {
         assert!(
             (value(&m, "damage_real") + value(&m, "damage_temporary") - 17.0 / 8.0).abs() < 1e-12
         );
+    }
+
+    /// P(A) over every face of every die, counted by hand: `f` takes the faces and says whether A holds.
+    fn by_hand(sides: &[u32], f: impl Fn(&[u32]) -> Option<bool>) -> f64 {
+        let total: u64 = sides.iter().map(|&s| u64::from(s)).product();
+        let mut faces = vec![1u32; sides.len()];
+        let (mut yes, mut counted) = (0u64, 0u64);
+        loop {
+            if let Some(a) = f(&faces) {
+                counted += 1;
+                yes += u64::from(a);
+            }
+            let mut i = sides.len();
+            loop {
+                if i == 0 {
+                    assert_eq!(counted, total);
+                    return yes as f64 / total as f64;
+                }
+                i -= 1;
+                if faces[i] < sides[i] {
+                    faces[i] += 1;
+                    break;
+                }
+                faces[i] = 1;
+            }
+        }
+    }
+
+    #[test]
+    fn a_saps_down_killed_and_out_odds_are_exact_against_rolled_hit_points() {
+        // The 18/00 sapper (THAC0 16 at level 5, +3 to hit, −8) with a club (1d6 + 6) against a sentry of
+        // AC 5 with a fighter's 2d10 hit points (level 2). Counted here face by face: d20, d6, d100, 2d10.
+        let p = prepared(
+            Action::Sap,
+            "class = \"fighter\"\nlevel = 5\nstrength = \"18/00\"\nweapon = \"club\"",
+            "class = \"fighter\"\nlevel = 2\nac = 5",
+            &RuleOptions::default(),
+        );
+        let m = exact(&p, Action::Sap).unwrap();
+        let sides = [20, 6, 100, 10, 10];
+        let judge = |f: &[u32]| {
+            let hit = f[0] != 1 && (f[0] == 20 || f[0] as i32 + 3 - 8 >= 16 - 5);
+            let total = f[1] as i32 + 6;
+            let real = (total + 1) / 4; // a quarter, .5 or less down: 7..12 → 2, 2, 2, 2, 3, 3
+            let hp = (f[3] + f[4]) as i32;
+            let ko = f[2] as i32 <= (5 * total).min(40);
+            (hit, ko, hp - total <= 0, hp - real <= 0)
+        };
+        // (hit, knocked out, down, killed) of one path.
+        type Judged = (bool, bool, bool, bool);
+        type Pick = fn(Judged) -> bool;
+        let expect = |pick: Pick| by_hand(&sides, |f| Some(pick(judge(f))));
+        let cases: [(&str, Pick); 4] = [
+            ("p_down", |(hit, _, down, _)| hit && down),
+            ("p_killed", |(hit, _, _, killed)| hit && killed),
+            ("p_out", |(hit, ko, down, _)| hit && (ko || down)),
+            ("p_knockout", |(hit, ko, _, _)| hit && ko),
+        ];
+        for (metric, pick) in cases {
+            let want = expect(pick);
+            assert!(want > 0.0, "{metric} is a case worth testing");
+            assert!(
+                (value(&m, metric) - want).abs() < 1e-12,
+                "{metric}: {} vs {want}",
+                value(&m, metric)
+            );
+        }
+        assert_eq!(value(&m, "roll_needed"), 16.0);
+    }
+
+    #[test]
+    fn a_strikes_down_and_killed_odds_are_exact_and_many_hit_dice_stay_cheap() {
+        // An 18/00 warrior of level 12 holds back a long sword against a level-1 fighter (1d10 hit points).
+        let p = prepared(
+            Action::Strike,
+            "class = \"fighter\"\nlevel = 12\nstrength = \"18/00\"\nweapon = \"long sword\"",
+            "class = \"fighter\"\nlevel = 1\nac = 10",
+            &RuleOptions::default(),
+        );
+        let m = exact(&p, Action::Strike).unwrap();
+        // Needs 9 − 10 − (−4 + 3) = 0: every face but the natural 1. Damage 1d8 + 6 = 7..14 held back to
+        // half, .5 down (3, 4, 4, 5, 5, 6, 6, 7), of which half rounded down is real.
+        let sides = [20, 8, 10];
+        let total = |f: &[u32]| (f[1] as i32 + 6) / 2;
+        let down = by_hand(&sides, |f| Some(f[0] != 1 && f[2] as i32 <= total(f)));
+        let killed = by_hand(&sides, |f| Some(f[0] != 1 && f[2] as i32 <= total(f) / 2));
+        assert!((value(&m, "p_down") - down).abs() < 1e-12);
+        assert!((value(&m, "p_killed") - killed).abs() < 1e-12);
+        // Against a warrior of level 9 (9d10 hit points) the enumerator walks three branches of them, not
+        // 10^9.
+        let big = prepared(
+            Action::Strike,
+            "class = \"fighter\"\nlevel = 12\nweapon = \"long sword\"",
+            "class = \"fighter\"\nlevel = 9",
+            &RuleOptions::default(),
+        );
+        let m = exact(&big, Action::Strike).unwrap();
+        assert_eq!(
+            value(&m, "p_down"),
+            0.0,
+            "at most 4 points never drop 9 hit dice of 1 or more"
+        );
+        assert_eq!(value(&m, "p_killed"), 0.0);
+    }
+
+    #[test]
+    fn an_armed_victims_first_strike_is_exact() {
+        // The holder (THAC0 20, +4) against AC 10 needs 6: 15 faces of 20; 1d8 + 4 averages 8.5.
+        let p = prepared(
+            Action::GrabObject,
+            "class = \"fighter\"\nstrength = 15",
+            "class = \"fighter\"\nstrength = 15\nweapon = \"long sword\"",
+            &RuleOptions::default(),
+        );
+        let m = exact(&p, Action::GrabObject).unwrap();
+        assert!((value(&m, "p_struck_first") - 0.75).abs() < 1e-12);
+        assert!((value(&m, "struck_damage") - 8.5).abs() < 1e-12);
+        // The contest's geometric factor touches the grab, not the strike before it.
+        assert!((value(&m, "contest_rolls") - 20.0 / 19.0).abs() < 1e-12);
+        assert_eq!(value(&m, "victim_strength"), 15.0);
     }
 
     #[test]

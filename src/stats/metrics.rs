@@ -11,6 +11,7 @@ use crate::rules::sap::SapOutcome;
 use crate::rules::sap::sap_damage;
 use crate::rules::strike::StrikeOutcome;
 use crate::rules::strike::split_total;
+use crate::rules::{Damage, Wound};
 use crate::stats::interval::{self, Estimate};
 use crate::stats::tally::{Histogram, Tally};
 
@@ -18,6 +19,10 @@ use crate::stats::tally::{Histogram, Tally};
 const HIT: usize = 0;
 const SUCCESS: usize = 1; // knockout, control, hold
 const EXTRA: usize = 2; // wake, hold kept
+const DOWN: usize = 3; // sap, strike: the blow left the victim at 0 hit points or less
+const STRUCK: usize = 3; // grabs: the armed victim's first strike hit
+const KILLED: usize = 4; // sap, strike: the real damage alone reached death_at
+const OUT: usize = 5; // sap: knocked out or down
 // Counter slots of fights.
 const ATTACKER_WINS: usize = 0;
 const VICTIM_WINS: usize = 1;
@@ -36,6 +41,8 @@ pub(crate) enum Source {
     Count(usize),
     /// The mean of a histogram.
     Mean(usize),
+    /// The mean of a histogram of contest rolls (exactly, a geometric series).
+    ContestRolls(usize),
     /// The mean of the real part of a damage histogram.
     RealPart(usize),
     /// The mean of the temporary part of a damage histogram.
@@ -46,6 +53,10 @@ pub(crate) enum Source {
     MonsterStrength,
     /// The grabber's Strength.
     GrabberStrength,
+    /// The victim's Strength in a grab.
+    VictimStrength,
+    /// The d20 the attack needs.
+    RollNeeded,
 }
 
 use Source::*;
@@ -58,40 +69,62 @@ pub(crate) fn summary_table(action: Action) -> &'static [(&'static str, Source)]
             ("p_hit", Count(HIT)),
             ("ko_rounds", Mean(FIRST)),
             ("save_needed", SaveNeeded),
+            ("roll_needed", RollNeeded),
         ],
         Action::Sap => &[
+            ("p_out", Count(OUT)),
             ("p_knockout", Count(SUCCESS)),
             ("p_hit", Count(HIT)),
             ("p_wake", Count(EXTRA)),
+            ("p_down", Count(DOWN)),
+            ("p_killed", Count(KILLED)),
             ("damage", Mean(FIRST)),
             ("damage_real", RealPart(FIRST)),
             ("damage_temporary", TemporaryPart(FIRST)),
             ("ko_rounds", Mean(SECOND)),
+            ("roll_needed", RollNeeded),
         ],
         Action::Strike => &[
             ("damage", Mean(FIRST)),
             ("p_hit", Count(HIT)),
+            ("p_down", Count(DOWN)),
+            ("p_killed", Count(KILLED)),
             ("damage_real", RealPart(FIRST)),
             ("damage_temporary", TemporaryPart(FIRST)),
+            ("roll_needed", RollNeeded),
         ],
         Action::GrabObject => &[
             ("p_control", Count(SUCCESS)),
             ("p_hit", Count(HIT)),
-            ("contest_rolls", Mean(FIRST)),
+            ("p_struck_first", Count(STRUCK)),
+            ("struck_damage", Mean(SECOND)),
+            ("contest_rolls", ContestRolls(FIRST)),
+            ("grabber_strength", GrabberStrength),
+            ("victim_strength", VictimStrength),
+            ("roll_needed", RollNeeded),
         ],
         Action::GrabPerson => &[
             ("p_hold", Count(SUCCESS)),
             ("p_hit", Count(HIT)),
             ("p_hold_kept", Count(EXTRA)),
-            ("contest_rolls", Mean(FIRST)),
+            ("p_struck_first", Count(STRUCK)),
+            ("struck_damage", Mean(SECOND)),
+            ("contest_rolls", ContestRolls(FIRST)),
+            ("grabber_strength", GrabberStrength),
+            ("victim_strength", VictimStrength),
+            ("roll_needed", RollNeeded),
         ],
         Action::GrabMonster => &[
             ("p_hold", Count(SUCCESS)),
             ("p_hit", Count(HIT)),
             ("p_hold_kept", Count(EXTRA)),
-            ("contest_rolls", Mean(FIRST)),
+            ("p_struck_first", Count(STRUCK)),
+            ("struck_damage", Mean(SECOND)),
+            ("contest_rolls", ContestRolls(FIRST)),
             ("monster_strength", MonsterStrength),
             ("grabber_strength", GrabberStrength),
+            ("victim_strength", VictimStrength),
+            ("roll_needed", RollNeeded),
         ],
         Action::Brawl | Action::Subdue => &[
             ("p_attacker_wins", Count(ATTACKER_WINS)),
@@ -150,11 +183,19 @@ pub fn empty_tally(p: &Prepared) -> Tally {
             t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus))
         }
         Prepared::Fight(f) => t.hists[FIRST] = Histogram::with_range(1, i64::from(f.max_rounds())),
-        Prepared::GrabObject(_) | Prepared::GrabPerson(_) | Prepared::GrabMonster(_) => {
-            t.hists[FIRST] = Histogram::with_range(1, 8)
-        }
+        Prepared::GrabObject(g) => grab_tally(&mut t, &g.first_strike),
+        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => grab_tally(&mut t, &g.first_strike),
     }
     t
+}
+
+/// A grab's histograms: contest rolls (rarely more than a few), and the first strike's damage.
+fn grab_tally(t: &mut Tally, first_strike: &Option<crate::rules::armed_defender::FirstStrike>) {
+    t.hists[FIRST] = Histogram::with_range(1, 8);
+    if let Some(s) = first_strike {
+        let most = i64::from(s.attacks) * i64::from((s.dice.max() + s.add).max(1));
+        t.hists[SECOND] = Histogram::with_range(1, most);
+    }
 }
 
 /// Where outcomes are counted: the integer [`Tally`] of a simulation, or the weighted sums of an exact
@@ -195,14 +236,32 @@ impl Record for MugOutcome {
     }
 }
 
+/// A blow that landed: its damage, and what it did to the victim's hit points (sap, strike).
+#[inline]
+fn record_blow<S: Sink>(damage: Damage, wound: Wound, s: &mut S) {
+    s.count(HIT, true);
+    s.observe(FIRST, i64::from(damage.total));
+    s.count(DOWN, wound.down);
+    s.count(KILLED, wound.killed);
+}
+
+/// An armed victim's first strike at a grabber (every grab).
+#[inline]
+fn record_struck<S: Sink>(struck: crate::rules::armed_defender::Struck, s: &mut S) {
+    if struck.hit {
+        s.count(STRUCK, true);
+        s.observe(SECOND, i64::from(struck.damage));
+    }
+}
+
 impl Record for SapOutcome {
     #[inline]
     fn record<S: Sink>(&self, s: &mut S) {
         if self.hit {
-            s.count(HIT, true);
-            s.observe(FIRST, i64::from(self.damage.total));
+            record_blow(self.damage, self.wound, s);
         }
         s.count(EXTRA, self.woke);
+        s.count(OUT, self.out());
         if let Some(rounds) = self.ko_rounds {
             s.count(SUCCESS, true);
             s.observe(SECOND, i64::from(rounds));
@@ -214,8 +273,7 @@ impl Record for StrikeOutcome {
     #[inline]
     fn record<S: Sink>(&self, s: &mut S) {
         if self.hit {
-            s.count(HIT, true);
-            s.observe(FIRST, i64::from(self.damage.total));
+            record_blow(self.damage, self.wound, s);
         }
     }
 }
@@ -223,6 +281,7 @@ impl Record for StrikeOutcome {
 impl Record for GrabObjectOutcome {
     #[inline]
     fn record<S: Sink>(&self, s: &mut S) {
+        record_struck(self.struck, s);
         if self.hit {
             s.count(HIT, true);
             s.count(SUCCESS, self.control);
@@ -234,6 +293,7 @@ impl Record for GrabObjectOutcome {
 impl Record for HoldOutcome {
     #[inline]
     fn record<S: Sink>(&self, s: &mut S) {
+        record_struck(self.struck, s);
         s.count(HIT, self.hit);
         if self.hold {
             s.count(SUCCESS, true);
@@ -299,7 +359,7 @@ pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -
         .map(|&(metric, source)| {
             let value = match source {
                 Count(slot) => interval::proportion(tally.counts[slot], tally.trials, z),
-                Mean(slot) => interval::mean(tally.hists[slot].moments(), z),
+                Mean(slot) | ContestRolls(slot) => interval::mean(tally.hists[slot].moments(), z),
                 RealPart(slot) => interval::mean(tally.hists[slot].map(real).moments(), z),
                 TemporaryPart(slot) => {
                     interval::mean(tally.hists[slot].map(temporary).moments(), z)
@@ -307,6 +367,8 @@ pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -
                 SaveNeeded => fixed_value(fixed.save_needed),
                 MonsterStrength => fixed_value(fixed.monster_strength),
                 GrabberStrength => fixed_value(fixed.grabber_strength),
+                VictimStrength => fixed_value(fixed.victim_strength),
+                RollNeeded => fixed_value(fixed.roll_needed),
             };
             MetricValue {
                 metric,
@@ -322,7 +384,17 @@ pub(crate) fn split(p: &Prepared, total: i64) -> (u32, u32) {
     let total = u32::try_from(total).unwrap_or(0);
     let d = match p {
         Prepared::Sap(s) => sap_damage(total, s.rounding),
-        _ => split_total(total),
+        Prepared::Strike(s) => split_total(total, s.odd_point),
+        // Only saps and strikes report a damage split.
+        Prepared::Mug(_)
+        | Prepared::GrabObject(_)
+        | Prepared::GrabPerson(_)
+        | Prepared::GrabMonster(_)
+        | Prepared::Fight(_) => Damage {
+            total,
+            real: total,
+            temporary: 0,
+        },
     };
     (d.real, d.temporary)
 }
@@ -349,41 +421,70 @@ mod tests {
         let names = |a| summary_metrics(a).collect::<Vec<_>>();
         assert_eq!(
             names(Action::Mug),
-            ["p_knockout", "p_hit", "ko_rounds", "save_needed"]
+            [
+                "p_knockout",
+                "p_hit",
+                "ko_rounds",
+                "save_needed",
+                "roll_needed"
+            ]
         );
         assert_eq!(
             names(Action::Sap),
             [
+                "p_out",
                 "p_knockout",
                 "p_hit",
                 "p_wake",
+                "p_down",
+                "p_killed",
                 "damage",
                 "damage_real",
                 "damage_temporary",
-                "ko_rounds"
+                "ko_rounds",
+                "roll_needed"
             ]
         );
         assert_eq!(
             names(Action::Strike),
-            ["damage", "p_hit", "damage_real", "damage_temporary"]
+            [
+                "damage",
+                "p_hit",
+                "p_down",
+                "p_killed",
+                "damage_real",
+                "damage_temporary",
+                "roll_needed"
+            ]
         );
+        let grab = [
+            "p_struck_first",
+            "struck_damage",
+            "contest_rolls",
+            "grabber_strength",
+            "victim_strength",
+            "roll_needed",
+        ];
+        assert_eq!(names(Action::GrabObject)[..2], ["p_control", "p_hit"]);
+        assert_eq!(names(Action::GrabObject)[2..], grab);
         assert_eq!(
-            names(Action::GrabObject),
-            ["p_control", "p_hit", "contest_rolls"]
+            names(Action::GrabPerson)[..3],
+            ["p_hold", "p_hit", "p_hold_kept"]
         );
-        assert_eq!(
-            names(Action::GrabPerson),
-            ["p_hold", "p_hit", "p_hold_kept", "contest_rolls"]
-        );
+        assert_eq!(names(Action::GrabPerson)[3..], grab);
         assert_eq!(
             names(Action::GrabMonster),
             [
                 "p_hold",
                 "p_hit",
                 "p_hold_kept",
+                "p_struck_first",
+                "struck_damage",
                 "contest_rolls",
                 "monster_strength",
-                "grabber_strength"
+                "grabber_strength",
+                "victim_strength",
+                "roll_needed"
             ]
         );
         let dists = |a| distribution_metrics(a).collect::<Vec<_>>();
@@ -418,6 +519,11 @@ mod tests {
         assert_eq!(s[0].value.estimate, Some(1.0 / 3.0));
         assert_eq!(s[2].value.estimate, Some(7.0));
         assert_eq!(s[3].value.estimate, Some(17.0));
+        // THAC0 16 against the ogre's AC 5, +4: needs 7.
+        assert_eq!(
+            (s[4].metric, s[4].value.estimate),
+            ("roll_needed", Some(7.0))
+        );
     }
 
     #[test]
@@ -437,10 +543,11 @@ mod tests {
         t.trials = 2;
         t.counts[HIT] = 2;
         t.hists[FIRST].add(4); // 2 real, 2 temporary
-        t.hists[FIRST].add(3); // 2 real, 1 temporary
+        t.hists[FIRST].add(3); // 1 real, 2 temporary: the odd point is temporary
         let s = summarize(&p, Action::Strike, &t, 0.95);
-        assert_eq!(s[0].value.estimate, Some(3.5));
-        assert_eq!(s[2].value.estimate, Some(2.0));
-        assert_eq!(s[3].value.estimate, Some(1.5));
+        let value = |name: &str| s.iter().find(|m| m.metric == name).unwrap().value.estimate;
+        assert_eq!(value("damage"), Some(3.5));
+        assert_eq!(value("damage_real"), Some(1.5));
+        assert_eq!(value("damage_temporary"), Some(2.0));
     }
 }

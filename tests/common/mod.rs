@@ -239,26 +239,67 @@ impl Csv {
 /// The summary metrics of each action, headline first (SCENARIOS.md, "Metrics").
 pub fn summary_metrics(action: &str) -> &'static [&'static str] {
     match action {
-        "mug" => &["p_knockout", "p_hit", "ko_rounds", "save_needed"],
+        "mug" => &[
+            "p_knockout",
+            "p_hit",
+            "ko_rounds",
+            "save_needed",
+            "roll_needed",
+        ],
         "sap" => &[
+            "p_out",
             "p_knockout",
             "p_hit",
             "p_wake",
+            "p_down",
+            "p_killed",
             "damage",
             "damage_real",
             "damage_temporary",
             "ko_rounds",
+            "roll_needed",
         ],
-        "strike" => &["damage", "p_hit", "damage_real", "damage_temporary"],
-        "grab_object" => &["p_control", "p_hit", "contest_rolls"],
-        "grab_person" => &["p_hold", "p_hit", "p_hold_kept", "contest_rolls"],
+        "strike" => &[
+            "damage",
+            "p_hit",
+            "p_down",
+            "p_killed",
+            "damage_real",
+            "damage_temporary",
+            "roll_needed",
+        ],
+        "grab_object" => &[
+            "p_control",
+            "p_hit",
+            "p_struck_first",
+            "struck_damage",
+            "contest_rolls",
+            "grabber_strength",
+            "victim_strength",
+            "roll_needed",
+        ],
+        "grab_person" => &[
+            "p_hold",
+            "p_hit",
+            "p_hold_kept",
+            "p_struck_first",
+            "struck_damage",
+            "contest_rolls",
+            "grabber_strength",
+            "victim_strength",
+            "roll_needed",
+        ],
         "grab_monster" => &[
             "p_hold",
             "p_hit",
             "p_hold_kept",
+            "p_struck_first",
+            "struck_damage",
             "contest_rolls",
             "monster_strength",
             "grabber_strength",
+            "victim_strength",
+            "roll_needed",
         ],
         "brawl" | "subdue" => &[
             "p_attacker_wins",
@@ -287,7 +328,13 @@ pub fn distribution_metrics(action: &str) -> &'static [&'static str] {
 }
 
 /// Fixed quantities: printed as integers.
-pub const FIXED_METRICS: [&str; 3] = ["save_needed", "monster_strength", "grabber_strength"];
+pub const FIXED_METRICS: [&str; 5] = [
+    "save_needed",
+    "monster_strength",
+    "grabber_strength",
+    "victim_strength",
+    "roll_needed",
+];
 
 /// A float cell must read back exactly: parse, print with `{}`, get the same text.
 pub fn assert_round_trip(cell: &str, what: &str) {

@@ -2,6 +2,11 @@ use super::*;
 use crate::dice::Scripted;
 use crate::rules::matchup;
 
+/// A brawl with `Some(style)`, a subdual fight with `None` (punching, should the subduer be bare-handed).
+fn kind(style: Option<Style>) -> FightKind {
+    style.map_or(FightKind::Subdue(Style::Punch), FightKind::Brawl)
+}
+
 fn plan(
     attacker: &str,
     victim: &str,
@@ -12,7 +17,7 @@ fn plan(
     FightPlan::prepare(
         &matchup(attacker, victim),
         &RuleOptions::default(),
-        style,
+        kind(style),
         intent,
         max_rounds,
     )
@@ -58,7 +63,7 @@ fn the_armed_defender_strikes_first_at_plus_4_and_the_brawler_dies_before_he_swi
     let plain = FightPlan::prepare(
         &matchup(BRAWLER, GUARD),
         &o,
-        Some(Style::Punch),
+        FightKind::Brawl(Style::Punch),
         Intent::Lethal,
         1,
     )
@@ -78,7 +83,7 @@ fn an_extra_attack_leaves_the_normal_one_to_initiative() {
     let p = FightPlan::prepare(
         &matchup(brawler, GUARD),
         &o,
-        Some(Style::Punch),
+        FightKind::Brawl(Style::Punch),
         Intent::Lethal,
         1,
     )
@@ -101,7 +106,7 @@ fn a_held_defender_with_an_extra_attack_still_makes_it_at_minus_4_and_breaks_fre
     let p = FightPlan::prepare(
         &matchup(wrestler, dagger_guard),
         &o,
-        Some(Style::Wrestle),
+        FightKind::Brawl(Style::Wrestle),
         Intent::Lethal,
         2,
     )
@@ -284,7 +289,7 @@ fn death_at_minus_10_leaves_the_dying_unconscious() {
         "class = \"fighter\"\nhp = 3\nweapon = \"long sword\"",
         "class = \"fighter\"\nhp = 20\nweapon = \"long sword\"",
     );
-    let p = FightPlan::prepare(&m, &o, None, Intent::Lethal, 5).unwrap();
+    let p = FightPlan::prepare(&m, &o, kind(None), Intent::Lethal, 5).unwrap();
     // A plain fight: the subduer's missed attack is rolled before the victim's blow of 5.
     let mut dice = Scripted::new([5, 1, 2, 8, 15, 5]);
     let (out, _) = fight(&p, &mut dice);
@@ -493,7 +498,7 @@ fn sleeping_fighters_and_uncontrollable_blades_are_ineligible() {
         "class = \"fighter\"\nstate = \"asleep\"",
     );
     assert!(matches!(
-        FightPlan::prepare(&m, &o, Some(Style::Punch), Intent::Lethal, 10),
+        FightPlan::prepare(&m, &o, FightKind::Brawl(Style::Punch), Intent::Lethal, 10),
         Err(Ineligible::VictimHelpless(_))
     ));
     let m = matchup(
@@ -501,7 +506,7 @@ fn sleeping_fighters_and_uncontrollable_blades_are_ineligible() {
         "class = \"fighter\"",
     );
     assert!(matches!(
-        FightPlan::prepare(&m, &o, Some(Style::Punch), Intent::Lethal, 10),
+        FightPlan::prepare(&m, &o, FightKind::Brawl(Style::Punch), Intent::Lethal, 10),
         Err(Ineligible::AttackerHelpless(_))
     ));
     let m = matchup(
@@ -509,7 +514,7 @@ fn sleeping_fighters_and_uncontrollable_blades_are_ineligible() {
         "class = \"fighter\"",
     );
     assert!(matches!(
-        FightPlan::prepare(&m, &o, None, Intent::Lethal, 10),
+        FightPlan::prepare(&m, &o, kind(None), Intent::Lethal, 10),
         Err(Ineligible::NotControllable(_))
     ));
 }
@@ -544,7 +549,8 @@ fn no_fight_ends_with_both_sides_standing_and_damage_is_never_negative() {
                         death_at: if k % 2 == 0 { 0 } else { -10 },
                         ..RuleOptions::default()
                     };
-                    let Ok(p) = FightPlan::prepare(&matchup(a, v), &options, *style, intent, 40)
+                    let Ok(p) =
+                        FightPlan::prepare(&matchup(a, v), &options, kind(*style), intent, 40)
                     else {
                         continue;
                     };
@@ -608,7 +614,11 @@ fn every_round(
                 f.map(|x| (x.real, x.temporary)),
             )
         },
-        |end, denominator| ends.push((end, denominator)),
+        |end, numerator, denominator| {
+            // Fights roll plain dice only, so every path's probability is 1 / denominator.
+            assert_eq!(numerator, 1);
+            ends.push((end, denominator))
+        },
     );
     assert_eq!(walk.tie_mass, 0.0);
     ends
@@ -694,7 +704,7 @@ fn a_plain_round_has_exactly_the_general_rounds_outcomes() {
             },
         ] {
             let m = matchup(a, v);
-            let p = FightPlan::prepare(&m, options, None, *intent, clock.round).unwrap();
+            let p = FightPlan::prepare(&m, options, kind(None), *intent, clock.round).unwrap();
             assert!(p.plain.is_some(), "{a} / {v}");
             for state in states {
                 let start = [ATTACKER, VICTIM].map(|s| {
@@ -735,9 +745,9 @@ fn a_plain_round_rolls_every_attack_before_anyone_strikes() {
     );
     assert!(p.plain.is_some());
     // Each round: initiative 1 against 5 (the warrior first), his attacks, then the thief's; every d20 a
-    // 20, every d8 an 8 but the first. Round 1: a held-back 1 is 1 real point; the thief answers with 8.
-    // Round 2: two held-back 8s (2 real and 2 temporary each) drop the thief of 3 before he strikes, so
-    // his rolled hit does nothing.
+    // 20, every d8 an 8 but the first. Round 1: a held-back 1 is 1 temporary point (the odd point of a
+    // held-back blow is gentle); the thief answers with 8. Round 2: two held-back 8s (2 real and 2
+    // temporary each) drop the thief of 3 before he strikes, so his rolled hit does nothing.
     let mut dice = Scripted::new([1, 5, 20, 1, 20, 8, 1, 5, 20, 8, 20, 8, 20, 8]);
     let (out, f) = fight(&p, &mut dice);
     assert_eq!(
@@ -752,7 +762,7 @@ fn a_plain_round_rolls_every_attack_before_anyone_strikes() {
             killed: [false, true]
         }
     );
-    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (5, 4));
+    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (4, 5));
     assert_eq!((f[ATTACKER].real, f[ATTACKER].temporary), (8, 0));
 }
 
@@ -800,17 +810,19 @@ fn the_folded_split_is_the_held_back_rule_for_every_rounding() {
             Rounding::HalfDown | Rounding::Down | Rounding::Up => {}
         }
         for rolled in -30..=60 {
-            let d = held_back(rolled, rounding);
-            assert_eq!(
-                Split::new(true, rounding).damage(rolled),
-                [d.real as i32, d.temporary as i32],
-                "held back, {rounding:?}, {rolled}"
-            );
-            assert_eq!(
-                Split::new(false, rounding).damage(rolled),
-                [rolled.max(1), 0],
-                "full force, {rounding:?}, {rolled}"
-            );
+            for odd in [OddPoint::Temporary, OddPoint::Real] {
+                let d = held_back(rolled, rounding, odd);
+                assert_eq!(
+                    Split::new(true, rounding, odd).damage(rolled),
+                    [d.real as i32, d.temporary as i32],
+                    "held back, {rounding:?}, {odd:?}, {rolled}"
+                );
+                assert_eq!(
+                    Split::new(false, rounding, odd).damage(rolled),
+                    [rolled.max(1), 0],
+                    "full force, {rounding:?}, {rolled}"
+                );
+            }
         }
     }
 }
@@ -858,8 +870,14 @@ fn every_folded_face_is_the_attack_roll_and_the_column_for_its_modified_roll() {
             for style in [Style::Punch, Style::Wrestle, Style::Overbear] {
                 for victim in [GUARD, unarmed] {
                     let m = matchup(brawler, victim);
-                    let p =
-                        FightPlan::prepare(&m, &options, Some(style), Intent::Lethal, 10).unwrap();
+                    let p = FightPlan::prepare(
+                        &m,
+                        &options,
+                        FightKind::Brawl(style),
+                        Intent::Lethal,
+                        10,
+                    )
+                    .unwrap();
                     for side in &p.sides {
                         for blow in &side.blows {
                             for situation in 0..SITUATIONS {
@@ -917,7 +935,8 @@ fn a_fight_may_last_to_the_last_round_a_counter_holds() {
     // counting past it. Everyone misses (all dice 1), from the round before the last.
     let lasting = |style| {
         plan(
-            "class = \"fighter\"\nhp = 50",
+            // A brawler is unarmed whatever he carries; the subduer holds his sword back.
+            "class = \"fighter\"\nhp = 50\nweapon = \"long sword\"",
             "class = \"fighter\"\nhp = 50\nweapon = \"long sword\"",
             style,
             Intent::Lethal,
@@ -993,4 +1012,132 @@ fn the_situation_adds_the_armed_bonus_4_against_the_stunned_or_prone_and_minus_4
             4 + 4 + held
         );
     }
+}
+
+#[test]
+fn bare_hands_are_never_held_back_a_fist_subdues_as_a_brawler_does() {
+    let o = RuleOptions::default();
+    let guard = "class = \"fighter\"\nlevel = 3\nhp = 6\nweapon = \"long sword\"";
+    for style in [Style::Punch, Style::Wrestle, Style::Overbear] {
+        let m = matchup("class = \"fighter\"\nlevel = 3", guard);
+        let subdue = FightPlan::prepare(&m, &o, FightKind::Subdue(style), Intent::Lethal, 10);
+        let brawl = FightPlan::prepare(&m, &o, FightKind::Brawl(style), Intent::Lethal, 10);
+        assert_eq!(subdue, brawl, "{style:?}");
+        // The swordsman gets his first strike at +4 against the bare-handed subduer.
+        assert!(subdue.unwrap().armed_defender);
+    }
+    // Against an unarmed victim of 6 hit points the bare-handed subduer punches: a haymaker does 2 points,
+    // 25 % real, and never kills him on the spot as a held-back fist once did.
+    let p = plan(
+        "class = \"fighter\"\nlevel = 3\nhp = 20",
+        "class = \"fighter\"\nhp = 6",
+        None,
+        Intent::Lethal,
+        1,
+    );
+    assert!(!p.armed_defender && p.plain.is_none());
+    assert_eq!(
+        p.sides[ATTACKER].blows[p.sides[ATTACKER].first_slot as usize].kind,
+        Kind::Punch
+    );
+}
+
+#[test]
+fn a_missile_weapon_does_not_strike_in_melee_and_makes_no_armed_defender() {
+    let o = RuleOptions::default();
+    let brawl = |victim: &str| {
+        FightPlan::prepare(
+            &matchup("class = \"fighter\"", victim),
+            &o,
+            FightKind::Brawl(Style::Punch),
+            Intent::Lethal,
+            10,
+        )
+        .unwrap()
+    };
+    // A bowman without a melee backup fights with his fists: no first strike at +4, and he punches.
+    let archer = brawl("class = \"fighter\"\nweapon = \"short bow\"");
+    assert!(!archer.armed_defender);
+    let victim = &archer.sides[VICTIM];
+    assert_eq!(victim.blows[victim.first_slot as usize].kind, Kind::Punch);
+    // With a dagger at his belt he draws it: an armed defender, striking with the dagger's dice.
+    let drawn = brawl("class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"dagger\"");
+    assert!(drawn.armed_defender);
+    let victim = &drawn.sides[VICTIM];
+    let blow = &victim.blows[victim.first_slot as usize];
+    assert_eq!(blow.dice.to_string(), "1d4");
+    // A sling at the belt is no melee backup.
+    let slinger = brawl("class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"sling\"");
+    assert!(!slinger.armed_defender);
+    // A subduer with a bow and no melee backup subdues with his fists, as a brawler.
+    let m = matchup(
+        "class = \"fighter\"\nweapon = \"short bow\"",
+        "class = \"fighter\"\nweapon = \"club\"",
+    );
+    let p =
+        FightPlan::prepare(&m, &o, FightKind::Subdue(Style::Punch), Intent::Lethal, 10).unwrap();
+    assert!(p.armed_defender);
+}
+
+#[test]
+fn holding_back_is_for_both_sides_the_victim_needs_a_controllable_weapon_too() {
+    let o = RuleOptions::default();
+    let m = matchup(
+        "class = \"fighter\"\nweapon = \"long sword\"",
+        "class = \"fighter\"\nweapon = \"club\"",
+    );
+    assert_eq!(
+        FightPlan::prepare(&m, &o, FightKind::Subdue(Style::Punch), Intent::Subdue, 10),
+        Err(Ineligible::VictimNotControllable("club".into()))
+    );
+    assert_eq!(
+        FightPlan::prepare(&m, &o, FightKind::Brawl(Style::Punch), Intent::Subdue, 10),
+        Err(Ineligible::VictimNotControllable("club".into()))
+    );
+    // At full force the club is fine, and so is a held-back sword or a victim with bare hands.
+    assert!(
+        FightPlan::prepare(&m, &o, FightKind::Subdue(Style::Punch), Intent::Lethal, 10).is_ok()
+    );
+    let swords = matchup(
+        "class = \"fighter\"\nweapon = \"long sword\"",
+        "class = \"fighter\"\nweapon = \"long sword\"",
+    );
+    assert!(
+        FightPlan::prepare(
+            &swords,
+            &o,
+            FightKind::Subdue(Style::Punch),
+            Intent::Subdue,
+            10
+        )
+        .is_ok()
+    );
+    let unarmed = matchup(
+        "class = \"fighter\"\nweapon = \"long sword\"",
+        "class = \"fighter\"",
+    );
+    assert!(
+        FightPlan::prepare(
+            &unarmed,
+            &o,
+            FightKind::Subdue(Style::Punch),
+            Intent::Subdue,
+            10
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn a_monster_that_holds_gets_no_size_modifier() {
+    // An ogre (Large) wrestling a human: his rough Strength 10 stands, where a character grabbing a
+    // smaller man would gain.
+    let p = plan(
+        "monster = \"ogre\"",
+        "class = \"fighter\"",
+        Some(Style::Wrestle),
+        Intent::Lethal,
+        10,
+    );
+    assert_eq!(p.sides[ATTACKER].holding, ContestScore::plain(10));
 }

@@ -1,0 +1,214 @@
+//! WEAPONS IN DEFENSE: "an armed defender is automatically allowed to strike first, regardless of
+//! initiative" against a man who punches, wrestles, overbears or grabs him, "and gains a +4 to his attack
+//! and damage rolls" (docs/rules.md §3 "Armed defender against an unarmed attacker").
+//!
+//! Who counts as armed is decided here for every action: a melee weapon in hand (not the fist, not a missile
+//! weapon; natural attacks do not count). Fights apply the rule round by round; the single-action grabs,
+//! which have no hit points to lose, report it as [`FirstStrike`]: did the defender's attacks of a first
+//! round, made before the grab, hit the grabber, and for how much.
+
+use crate::dice::{Dice, Roller};
+use crate::rules::attack::AttackRoll;
+use crate::rules::catalog::Weapon;
+use crate::rules::{Combatant, RuleOptions};
+
+/// The weapon that makes `defender` an armed defender, if any: the melee weapon he fights with
+/// ([`Combatant::melee_weapon`]), so a bowman with a dagger at his belt is armed with the dagger.
+pub fn armed_with(defender: &Combatant) -> Option<&Weapon> {
+    defender.melee_weapon()
+}
+
+/// The armed defender's strike at a grabber, prepared once per point: every attack he makes in a first
+/// round, each at +4 to hit and damage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FirstStrike {
+    /// Attacks in the first round (two for a warrior of level 13 and up, one for anyone else).
+    pub attacks: u32,
+    /// Each attack's roll: Strength, magic and the bonus.
+    pub roll: AttackRoll,
+    /// The weapon's dice against the grabber's size.
+    pub dice: Dice,
+    /// Added to the dice: Strength, magic and the bonus.
+    pub add: i32,
+}
+
+/// What the first strike did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Struck {
+    /// At least one attack hit the grabber.
+    pub hit: bool,
+    /// The damage of the attacks that hit, each at least 1.
+    pub damage: u32,
+}
+
+impl FirstStrike {
+    /// The strike `defender` makes with `weapon` at `grabber`, or `None` when the rule is switched off for
+    /// grabs (`armed_defender_vs_grabs = false`).
+    pub fn prepare(
+        defender: &Combatant,
+        weapon: &Weapon,
+        grabber: &Combatant,
+        options: &RuleOptions,
+    ) -> Option<FirstStrike> {
+        if !options.armed_defender_vs_grabs {
+            return None;
+        }
+        let bonus = options.armed_defender_bonus;
+        Some(FirstStrike {
+            // A first round is odd: a warrior of 7-12 makes his second attack only in even rounds.
+            attacks: defender.weapon_attacks()[1],
+            roll: AttackRoll::new(
+                defender.thac0,
+                grabber.ac.normal(),
+                defender.hit_adjustment() + weapon.magic + bonus,
+                options,
+            ),
+            dice: weapon.damage_against(grabber.size),
+            add: defender.damage_adjustment() + weapon.magic + bonus,
+        })
+    }
+
+    /// The defender's attacks, in order: each its d20 and, on a hit, its damage dice.
+    #[inline]
+    pub fn roll<R: Roller + ?Sized>(&self, rng: &mut R) -> Struck {
+        let mut struck = Struck::default();
+        for _ in 0..self.attacks {
+            if self.roll.roll(rng).hit {
+                struck.hit = true;
+                struck.damage += (self.dice.roll(rng) + self.add).max(1) as u32;
+            }
+        }
+        struck
+    }
+}
+
+/// The first strike of an optional [`FirstStrike`]: nothing when there is none.
+#[inline]
+pub fn strike_first<R: Roller + ?Sized>(strike: &Option<FirstStrike>, rng: &mut R) -> Struck {
+    match strike {
+        Some(s) => s.roll(rng),
+        None => Struck::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+    use crate::rules::matchup;
+
+    #[test]
+    fn only_a_melee_weapon_in_hand_arms_a_defender() {
+        let armed = |victim: &str| {
+            armed_with(&matchup("class = \"fighter\"", victim).victim).map(|w| w.name.clone())
+        };
+        assert_eq!(
+            armed("class = \"fighter\"\nweapon = \"club\""),
+            Some("club".into())
+        );
+        assert_eq!(armed("class = \"fighter\""), None);
+        assert_eq!(
+            armed("monster = \"ogre\""),
+            None,
+            "natural attacks do not count"
+        );
+        assert_eq!(armed("monster = \"orc\""), Some("long sword".into()));
+        assert_eq!(armed("class = \"fighter\"\nweapon = \"short bow\""), None);
+        assert_eq!(
+            armed("class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"dagger\""),
+            Some("dagger".into())
+        );
+        assert_eq!(
+            armed("class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"sling\""),
+            None
+        );
+    }
+
+    #[test]
+    fn the_first_strike_is_at_plus_4_to_hit_and_damage() {
+        let m = matchup(
+            "class = \"fighter\"\nac = 6",
+            "class = \"fighter\"\nlevel = 5\nstrength = 17\nweapon = { name = \"long sword\", magic = 1 }",
+        );
+        let weapon = armed_with(&m.victim).unwrap();
+        let s =
+            FirstStrike::prepare(&m.victim, weapon, &m.attacker, &RuleOptions::default()).unwrap();
+        assert_eq!(s.attacks, 1);
+        assert_eq!(s.roll.modifier, 1 + 1 + 4);
+        assert_eq!(s.roll.needed(), 16 - 6 - 6);
+        assert_eq!((s.dice.to_string(), s.add), ("1d8".into(), 1 + 1 + 4));
+        // Hit on 4, 1d8 = 3: 3 + 6.
+        let mut dice = Scripted::new([4, 3]);
+        assert_eq!(
+            s.roll(&mut dice),
+            Struck {
+                hit: true,
+                damage: 9
+            }
+        );
+        let mut miss = Scripted::new([3]);
+        assert_eq!(s.roll(&mut miss), Struck::default());
+        let off = RuleOptions {
+            armed_defender_vs_grabs: false,
+            ..RuleOptions::default()
+        };
+        assert_eq!(
+            FirstStrike::prepare(&m.victim, weapon, &m.attacker, &off),
+            None
+        );
+    }
+
+    #[test]
+    fn a_warrior_of_13_strikes_twice_in_a_first_round_one_of_7_to_12_once() {
+        let strikes = |level: u32| {
+            let m = matchup(
+                "class = \"fighter\"",
+                &format!("class = \"fighter\"\nlevel = {level}\nweapon = \"dagger\""),
+            );
+            FirstStrike::prepare(
+                &m.victim,
+                &m.victim.weapon,
+                &m.attacker,
+                &RuleOptions::default(),
+            )
+            .unwrap()
+            .attacks
+        };
+        assert_eq!(strikes(6), 1);
+        assert_eq!(strikes(7), 1);
+        assert_eq!(strikes(12), 1);
+        assert_eq!(strikes(13), 2);
+        let thief = matchup(
+            "class = \"fighter\"",
+            "class = \"thief\"\nlevel = 15\nweapon = \"dagger\"",
+        );
+        let s = FirstStrike::prepare(
+            &thief.victim,
+            &thief.victim.weapon,
+            &thief.attacker,
+            &RuleOptions::default(),
+        );
+        assert_eq!(s.unwrap().attacks, 1);
+        // Two attacks: each rolls its d20, a hit its damage (at least 1 each).
+        let m = matchup(
+            "class = \"fighter\"",
+            "class = \"fighter\"\nlevel = 13\nstrength = 3\nweapon = \"dagger\"",
+        );
+        let s = FirstStrike::prepare(
+            &m.victim,
+            &m.victim.weapon,
+            &m.attacker,
+            &RuleOptions::default(),
+        )
+        .unwrap();
+        // Strength 3: −1 damage; +4: a 1 on the d4 does 4.
+        let mut dice = Scripted::new([20, 1, 20, 2]);
+        assert_eq!(
+            s.roll(&mut dice),
+            Struck {
+                hit: true,
+                damage: 4 + 5
+            }
+        );
+    }
+}

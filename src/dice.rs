@@ -86,6 +86,13 @@ pub struct Enumerator {
 /// The ways of each value of some dice, ascending by value ([`Dice::counts`]).
 type Ways = Vec<(i32, u128)>;
 
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 /// One branch point of a path: a die (`ways` empty: faces 1..=`options`, each one way in `options`) or a
 /// region of dice (`ways[k]` = (region, its ways), out of `total`).
 #[derive(Debug, Clone)]
@@ -134,13 +141,21 @@ impl Enumerator {
             e.tied = false;
             let out = trial(&mut e);
             e.path.truncate(e.depth);
-            let numerator: u128 = e.path.iter().map(Branch::weight).product();
-            let denominator: u128 = e.path.iter().map(|b| b.total).product();
-            if e.tied {
-                walk.tie_mass += numerator as f64 / denominator as f64;
-            } else {
-                walk.leaves += 1;
-                leaf(out, numerator, denominator);
+            let product = |factor: fn(&Branch) -> u128| {
+                e.path
+                    .iter()
+                    .try_fold(1u128, |p, b| p.checked_mul(factor(b)))
+            };
+            match (product(Branch::weight), product(|b| b.total)) {
+                // A path whose probability a `u128` cannot hold: the walk is not exact.
+                (None, _) | (_, None) => e.inexact = true,
+                (Some(numerator), Some(denominator)) if e.tied => {
+                    walk.tie_mass += numerator as f64 / denominator as f64;
+                }
+                (Some(numerator), Some(denominator)) => {
+                    walk.leaves += 1;
+                    leaf(out, numerator, denominator);
+                }
             }
             // Turn the odometer: the last branch that can still turn does, the ones after it start again.
             loop {
@@ -206,10 +221,16 @@ impl Roller for Enumerator {
                             _ => ways.push((region, n)),
                         }
                     }
+                    // Ways and their total divided by what they share, so that paths stay small.
+                    let total: u128 = ways.iter().map(|w| w.1).sum();
+                    let common = ways.iter().fold(total, |g, w| gcd(g, w.1));
+                    for w in &mut ways {
+                        w.1 /= common;
+                    }
                     Branch {
                         taken: 1,
                         options: ways.len() as u32,
-                        total: ways.iter().map(|w| w.1).sum(),
+                        total: total / common,
                         ways,
                     }
                 }
@@ -1474,15 +1495,18 @@ mod tests {
         let sum = |keep: &dyn Fn(i32) -> bool| -> u128 {
             ways.iter().filter(|(v, _)| keep(*v)).map(|(_, n)| n).sum()
         };
-        assert_eq!(
-            leaves,
-            [
-                (0, sum(&|v| v <= 20), 10u128.pow(9)),
-                (1, sum(&|v| v > 20 && v <= 60), 10u128.pow(9)),
-                (2, sum(&|v| v > 60), 10u128.pow(9)),
-            ]
-        );
-        // A region nothing reaches is no branch at all; a die after a region still turns per face.
+        let expected = [
+            sum(&|v| v <= 20),
+            sum(&|v| v > 20 && v <= 60),
+            sum(&|v| v > 60),
+        ];
+        for (k, &(region, num, den)) in leaves.iter().enumerate() {
+            assert_eq!(region, k);
+            // The same fraction as ways / 10^9, whatever common factor was taken out.
+            assert_eq!(num * 10u128.pow(9), expected[k] * den, "region {k}");
+        }
+        // A region nothing reaches is no branch at all; a die after a region still turns per face. The two
+        // regions of 2 ways in 4 are reduced to 1 in 2.
         let mut seen = Vec::new();
         Enumerator::walk(
             |e| (e.region(&dice("1d4"), &[0, 2, 10]), e.die(2)),
@@ -1491,10 +1515,10 @@ mod tests {
         assert_eq!(
             seen,
             [
-                ((1, 1), 2, 8),
-                ((1, 2), 2, 8),
-                ((2, 1), 2, 8),
-                ((2, 2), 2, 8)
+                ((1, 1), 1, 4),
+                ((1, 2), 1, 4),
+                ((2, 1), 1, 4),
+                ((2, 2), 1, 4)
             ]
         );
     }
@@ -1503,6 +1527,29 @@ mod tests {
     fn the_enumerator_says_when_dice_are_too_many_to_count() {
         let walk = Enumerator::walk(|e| e.region(&dice("100d1000"), &[50_000]), |_, _, _| {});
         assert!(walk.inexact);
+        // Each of two regions fits, but not the path of both: 8^40 × 8^40 outcomes.
+        let mut leaves = 0;
+        let walk = Enumerator::walk(
+            |e| {
+                (
+                    e.region(&dice("40d8"), &[100]),
+                    e.region(&dice("40d8"), &[200]),
+                )
+            },
+            |_, _, _| leaves += 1,
+        );
+        assert!(walk.inexact);
+        assert_eq!(
+            leaves, 0,
+            "no leaf with a wrapped probability is handed out"
+        );
+        // Ways that share a factor with their total are reduced: 1d4 against 2 is 2 ways in 4, or 1 in 2.
+        let mut seen = Vec::new();
+        Enumerator::walk(
+            |e| e.region(&dice("1d4"), &[2]),
+            |r, n, d| seen.push((r, n, d)),
+        );
+        assert_eq!(seen, [(0, 1, 2), (1, 1, 2)]);
     }
 
     #[test]

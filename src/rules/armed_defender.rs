@@ -54,9 +54,16 @@ impl FirstStrike {
             return None;
         }
         let bonus = options.armed_defender_bonus;
+        // With `armed_defender_extra_attack` he makes one extra attack before the round and his normal
+        // attacks follow initiative, after the grab: one strike first. Otherwise all his attacks of a
+        // first round, which is odd: a warrior of 7-12 makes his second attack only in even rounds.
+        let attacks = if options.armed_defender_extra_attack {
+            1
+        } else {
+            defender.weapon_attacks()[1]
+        };
         Some(FirstStrike {
-            // A first round is odd: a warrior of 7-12 makes his second attack only in even rounds.
-            attacks: defender.weapon_attacks()[1],
+            attacks,
             roll: AttackRoll::new(
                 defender.thac0,
                 grabber.ac.normal(),
@@ -178,6 +185,17 @@ mod tests {
         assert_eq!(strikes(7), 1);
         assert_eq!(strikes(12), 1);
         assert_eq!(strikes(13), 2);
+        // As one extra attack before the round, it is one strike whatever his level.
+        let extra = RuleOptions {
+            armed_defender_extra_attack: true,
+            ..RuleOptions::default()
+        };
+        let m = matchup(
+            "class = \"fighter\"",
+            "class = \"fighter\"\nlevel = 13\nweapon = \"dagger\"",
+        );
+        let s = FirstStrike::prepare(&m.victim, &m.victim.weapon, &m.attacker, &extra).unwrap();
+        assert_eq!(s.attacks, 1);
         let thief = matchup(
             "class = \"fighter\"",
             "class = \"thief\"\nlevel = 15\nweapon = \"dagger\"",

@@ -5,6 +5,7 @@
 
 use crate::dice::{Dice, Roller};
 use crate::rules::attack::AttackRoll;
+use crate::rules::catalog::Weapon;
 use crate::rules::options::{OddPoint, Rounding, RuleOptions};
 use crate::rules::{Damage, Ineligible, Matchup, Vitals, Wound};
 
@@ -41,7 +42,7 @@ pub struct StrikeOutcome {
 
 /// Whether `weapon` can be held back at all: a melee weapon whose damage can be controlled. Bare hands
 /// are never held back (they punch, wrestle or overbear), and a missile weapon does not strike in melee.
-pub fn can_hold_back(weapon: &crate::rules::catalog::Weapon) -> Result<(), Ineligible> {
+pub fn can_hold_back(weapon: &Weapon) -> Result<(), Ineligible> {
     if weapon.is_fist() {
         Err(Ineligible::BareHandsStrike)
     } else if weapon.missile {
@@ -53,9 +54,15 @@ pub fn can_hold_back(weapon: &crate::rules::catalog::Weapon) -> Result<(), Ineli
     }
 }
 
-/// Whether the attacker's weapon can be held back.
-pub fn eligibility(m: &Matchup) -> Result<(), Ineligible> {
-    can_hold_back(&m.attacker.weapon)
+/// The weapon the attacker holds back: the one he strikes with in melee (a bowman draws his melee backup,
+/// docs/rules.md §1), if it can be held back.
+pub fn eligibility(m: &Matchup) -> Result<&Weapon, Ineligible> {
+    let attacker = &m.attacker;
+    match attacker.in_melee().0 {
+        Some(weapon) => can_hold_back(weapon).map(|()| weapon),
+        // A missile weapon and no melee backup: the missile weapon is the reason.
+        None => can_hold_back(&attacker.weapon).map(|()| &attacker.weapon),
+    }
 }
 
 /// The held-back split of `rolled` damage (with every bonus, at least 1): the total is half (rounded by
@@ -78,9 +85,8 @@ pub fn split_total(total: u32, odd_point: OddPoint) -> Damage {
 impl Strike {
     /// Checks the weapon and folds the tables into the attack.
     pub fn prepare(m: &Matchup, options: &RuleOptions) -> Result<Strike, Ineligible> {
-        eligibility(m)?;
+        let weapon = eligibility(m)?;
         let (attacker, victim) = (&m.attacker, &m.victim);
-        let weapon = &attacker.weapon;
         let modifier = HELD_BACK_PENALTY + attacker.hit_adjustment() + weapon.magic;
         let attack = if victim.state.is_helpless() {
             AttackRoll::automatic(modifier)
@@ -264,6 +270,19 @@ mod tests {
                 Err(Ineligible::MissileInMelee(weapon.into()))
             );
         }
+    }
+
+    #[test]
+    fn a_bowman_holds_back_his_melee_backup() {
+        let o = RuleOptions::default();
+        let archer = "class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"dagger\"";
+        let s = Strike::prepare(&matchup(archer, "monster = \"orc\""), &o).unwrap();
+        assert_eq!(s.damage.to_string(), "1d4");
+        let clubbed = "class = \"fighter\"\nweapon = \"sling\"\nbackup_weapon = { name = \"cudgel\", size = \"S\", damage = \"1d4\" }";
+        assert_eq!(
+            Strike::prepare(&matchup(clubbed, "monster = \"orc\""), &o),
+            Err(Ineligible::NotControllable("cudgel".into()))
+        );
     }
 
     #[test]

@@ -20,6 +20,8 @@ struct Weights {
     weight: u128,
     counts: [u128; COUNTERS],
     hists: [Vec<(i64, u128)>; HISTOGRAMS],
+    /// A probability did not fit the common denominator: nothing here is exact.
+    overflow: bool,
 }
 
 impl Default for Weights {
@@ -29,6 +31,7 @@ impl Default for Weights {
             weight: 0,
             counts: [0; COUNTERS],
             hists: Default::default(),
+            overflow: false,
         }
     }
 }
@@ -43,12 +46,23 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 impl Weights {
     /// Sets the weight of the next leaf to `numerator / denominator`, widening the common denominator
     /// (and every sum so far) when this one does not divide it.
-    fn set_leaf(&mut self, numerator: u128, denominator: u128) {
+    ///
+    /// Every sum is at most the common denominator (the leaves' probabilities add up to 1), so only the
+    /// widening can overflow: then `overflow` is set, and the walk has no exact answer.
+    fn set_leaf(&mut self, numerator: Option<u128>, denominator: Option<u128>) {
+        let (Some(numerator), Some(denominator)) = (numerator, denominator) else {
+            self.overflow = true;
+            return;
+        };
         let g = gcd(numerator, denominator);
         let (numerator, denominator) = (numerator / g, denominator / g);
         if !self.denominator.is_multiple_of(denominator) {
             let factor = denominator / gcd(self.denominator, denominator);
-            self.denominator *= factor;
+            let Some(widened) = self.denominator.checked_mul(factor) else {
+                self.overflow = true;
+                return;
+            };
+            self.denominator = widened;
             for c in &mut self.counts {
                 *c *= factor;
             }
@@ -90,14 +104,19 @@ fn walk(p: &Prepared) -> Option<(Weights, f64)> {
                 |e| $plan.resolve(e),
                 |o, numerator, denominator| {
                     if $past_contest(&o) {
-                        w.set_leaf(400 * numerator, denominator * (400 - ties));
+                        w.set_leaf(
+                            numerator.checked_mul(400),
+                            denominator.checked_mul(400 - ties),
+                        );
                     } else {
-                        w.set_leaf(numerator, denominator);
+                        w.set_leaf(Some(numerator), Some(denominator));
                     }
-                    o.record(&mut w);
+                    if !w.overflow {
+                        o.record(&mut w);
+                    }
                 },
             );
-            if walked.inexact {
+            if walked.inexact || w.overflow {
                 // Dice with more outcomes than can be counted exactly: no exact answer, rather than a
                 // wrong one.
                 return None;
@@ -131,13 +150,13 @@ fn exactly(value: Option<f64>) -> Estimate {
     }
 }
 
-/// Σ w·f(v) / Σ w in exact integers, one division at the end.
+/// Σ w·f(v) / Σ w in exact integers, one division at the end; `None` without any weight, or when the
+/// sums outgrow an `i128`.
 fn weighted_mean(values: &[(i64, u128)], f: impl Fn(i64) -> i64) -> Option<f64> {
     let mass: u128 = values.iter().map(|(_, w)| w).sum();
-    let total: i128 = values
-        .iter()
-        .map(|&(v, w)| i128::from(f(v)) * w as i128)
-        .sum();
+    let total = values.iter().try_fold(0i128, |sum, &(v, w)| {
+        sum.checked_add(i128::from(f(v)).checked_mul(i128::try_from(w).ok()?)?)
+    })?;
     (mass > 0).then(|| total as f64 / mass as f64)
 }
 
@@ -181,6 +200,7 @@ pub fn exact(p: &Prepared, action: Action) -> Option<Vec<MetricValue>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::Dice;
     use crate::rules::RuleOptions;
     use crate::rules::action::ActionOptions;
     use crate::rules::matchup;
@@ -375,21 +395,61 @@ mod tests {
         let killed = by_hand(&sides, |f| Some(f[0] != 1 && f[2] as i32 <= total(f) / 2));
         assert!((value(&m, "p_down") - down).abs() < 1e-12);
         assert!((value(&m, "p_killed") - killed).abs() < 1e-12);
-        // Against a warrior of level 9 (9d10 hit points) the enumerator walks three branches of them, not
-        // 10^9.
-        let big = prepared(
-            Action::Strike,
-            "class = \"fighter\"\nlevel = 12\nweapon = \"long sword\"",
-            "class = \"fighter\"\nlevel = 9",
+        // Against hit points of many dice the enumerator walks two comparisons, not every total: a blow of
+        // a custom maul (4d10 + 100) held back, against 20d6 hit points, counted here by convolving the two
+        // distributions, where a walk die by die would take 10^4 × 6^20 paths.
+        let maul = "class = \"fighter\"\nlevel = 12\nweapon = { name = \"maul\", damage = \"4d10+100\", controllable = true }";
+        let victim = "class = \"fighter\"\nlevel = 9\nhp = \"20d6\"";
+        let big = prepared(Action::Strike, maul, victim, &RuleOptions::default());
+        let m = exact(&big, Action::Strike).unwrap();
+        let blow = Dice::of(4, 10, 100).counts().unwrap();
+        let hp = Dice::of(20, 6, 0).counts().unwrap();
+        let (blows, hps) = (10u128.pow(4) as f64, 6u128.pow(20) as f64);
+        let at_most = |x: i32| {
+            hp.iter()
+                .filter(|(v, _)| *v <= x)
+                .map(|(_, n)| *n as f64)
+                .sum::<f64>()
+                / hps
+        };
+        let (mut down, mut killed) = (0.0, 0.0);
+        for &(rolled, n) in &blow {
+            let total = rolled / 2; // .5 rounds down
+            down += n as f64 / blows * at_most(total);
+            killed += n as f64 / blows * at_most(total / 2);
+        }
+        // THAC0 9 against AC 10 at −4 needs 3: 18 faces of 20.
+        let p_hit = 18.0 / 20.0;
+        assert!((value(&m, "p_hit") - p_hit).abs() < 1e-12);
+        assert!((value(&m, "p_down") - p_hit * down).abs() < 1e-12);
+        assert!((value(&m, "p_killed") - p_hit * killed).abs() < 1e-12);
+        assert!(
+            down > 0.01 && killed > 0.0,
+            "a case worth testing: {down}, {killed}"
+        );
+    }
+
+    #[test]
+    fn dice_too_many_to_count_exactly_give_no_exact_answer_rather_than_a_wrong_one() {
+        // Hit points of 40d8 against a blow that can reach them: 8^40 outcomes fit a u128, but not times
+        // the sap's other dice.
+        let p = prepared(
+            Action::Sap,
+            "class = \"fighter\"\nweapon = { name = \"ram\", damage = \"1d6+300\" }",
+            "class = \"fighter\"\nhp = \"40d8\"",
             &RuleOptions::default(),
         );
-        let m = exact(&big, Action::Strike).unwrap();
-        assert_eq!(
-            value(&m, "p_down"),
-            0.0,
-            "at most 4 points never drop 9 hit dice of 1 or more"
+        assert!(exact(&p, Action::Sap).is_none());
+        // Smaller hit point dice still have their answer.
+        let p = prepared(
+            Action::Sap,
+            "class = \"fighter\"\nweapon = { name = \"ram\", damage = \"1d6+30\" }",
+            "class = \"fighter\"\nhp = \"9d8\"",
+            &RuleOptions::default(),
         );
-        assert_eq!(value(&m, "p_killed"), 0.0);
+        let m = exact(&p, Action::Sap).unwrap();
+        assert!(value(&m, "p_hit") <= 1.0 && value(&m, "p_out") <= value(&m, "p_hit"));
+        assert!(value(&m, "p_down") > 0.0);
     }
 
     #[test]

@@ -14,7 +14,6 @@ use crate::export::csv::{distributions_csv, summary_csv};
 use crate::export::manifest::{Manifest, manifest_json, rfc3339};
 use crate::export::summary::{PointSummary, summarize};
 use crate::export::write::write_all_atomic;
-use crate::rules::catalog;
 use crate::scenario::Scenario;
 use crate::scenario::locate::ScenarioError;
 use crate::stats::metrics;
@@ -61,6 +60,14 @@ enum Command {
     Catalog {
         /// Which part.
         what: Option<CatalogPart>,
+    },
+    /// Print the JSON Schema (draft 2020-12) of a scenario file, for editors (docs/scenarios.md).
+    Schema,
+    /// Print a part of the reference generated from the code's own tables (the lists in docs/); without
+    /// a name, list the parts.
+    Reference {
+        /// Which part.
+        part: Option<String>,
     },
 }
 
@@ -115,6 +122,29 @@ pub fn main() -> Result<()> {
             print!("{}", catalog_text(what));
             Ok(())
         }
+        Command::Schema => {
+            println!("{}", crate::reference::schema_text());
+            Ok(())
+        }
+        Command::Reference { part } => match part {
+            None => {
+                for (name, about) in crate::reference::PARTS {
+                    println!("{name:<20} {about}");
+                }
+                Ok(())
+            }
+            Some(name) => match crate::reference::part(&name) {
+                Some(text) => {
+                    print!("{text}");
+                    Ok(())
+                }
+                None => Err(BadInput::Arguments(format!(
+                    "no reference part `{name}`: expected one of {}",
+                    crate::reference::PARTS.map(|(n, _)| n).join(", ")
+                ))
+                .into()),
+            },
+        },
     }
 }
 
@@ -415,114 +445,20 @@ pub fn headline_table(
 }
 
 fn catalog_text(what: Option<CatalogPart>) -> String {
-    let mut text = String::new();
+    use crate::reference::Catalog;
     let parts = match what {
-        Some(p) => vec![p],
-        None => vec![
-            CatalogPart::Weapons,
-            CatalogPart::Monsters,
-            CatalogPart::Races,
-            CatalogPart::Classes,
-        ],
+        Some(CatalogPart::Weapons) => vec![Catalog::Weapons],
+        Some(CatalogPart::Monsters) => vec![Catalog::Monsters],
+        Some(CatalogPart::Races) => vec![Catalog::Races],
+        Some(CatalogPart::Classes) => vec![Catalog::Classes],
+        None => Catalog::ALL.to_vec(),
     };
+    let mut text = String::new();
     for part in parts {
-        let rows: Vec<Vec<String>> = match part {
-            CatalogPart::Weapons => {
-                let mut rows = vec![
-                    [
-                        "weapon",
-                        "size",
-                        "type",
-                        "damage S/M",
-                        "damage L",
-                        "controllable",
-                        "missile",
-                        "hands",
-                    ]
-                    .map(String::from)
-                    .to_vec(),
-                ];
-                for w in catalog::weapons() {
-                    rows.push(vec![
-                        w.name.clone(),
-                        w.size.to_string(),
-                        format!("{:?}", w.kind),
-                        w.damage.to_string(),
-                        w.damage_large.to_string(),
-                        yes(w.controllable),
-                        yes(w.missile),
-                        w.hands.to_string(),
-                    ]);
-                }
-                rows
-            }
-            CatalogPart::Monsters => {
-                let mut rows = vec![
-                    [
-                        "monster",
-                        "hit dice",
-                        "AC",
-                        "size",
-                        "height ft",
-                        "attacks",
-                        "weapon",
-                        "legs",
-                        "humanoid",
-                        "natural armor",
-                    ]
-                    .map(String::from)
-                    .to_vec(),
-                ];
-                for m in catalog::monsters() {
-                    rows.push(vec![
-                        m.name.to_string(),
-                        m.hit_dice.to_string(),
-                        m.ac.to_string(),
-                        m.size.to_string(),
-                        m.height_ft.to_string(),
-                        m.attacks
-                            .iter()
-                            .map(|d| d.to_string())
-                            .collect::<Vec<_>>()
-                            .join("/"),
-                        m.weapon.unwrap_or("").to_string(),
-                        m.legs.to_string(),
-                        yes(m.humanoid),
-                        yes(m.natural_armor),
-                    ]);
-                }
-                rows
-            }
-            CatalogPart::Races => {
-                let mut rows = vec![["race", "size", "height ft"].map(String::from).to_vec()];
-                for r in catalog::races() {
-                    rows.push(vec![
-                        r.name.to_string(),
-                        r.size.to_string(),
-                        r.height_ft.to_string(),
-                    ]);
-                }
-                rows
-            }
-            CatalogPart::Classes => {
-                let mut rows = vec![["class", "group"].map(String::from).to_vec()];
-                for c in catalog::classes() {
-                    rows.push(vec![
-                        c.name.to_string(),
-                        format!("{:?}", c.group).to_lowercase(),
-                    ]);
-                }
-                rows
-            }
-        };
-        text.push_str(&table(&rows));
+        text.push_str(&table(&part.rows()));
         text.push('\n');
     }
     text
-}
-
-fn yes(b: bool) -> String {
-    if b { "yes" } else { "no" }.to_string()
 }
 
 /// Left-aligned columns separated by two spaces.

@@ -27,6 +27,7 @@ pub mod cli;
 pub mod dice;
 pub mod engine;
 pub mod export;
+pub mod reference;
 pub mod rules;
 pub mod scenario;
 pub mod stats;

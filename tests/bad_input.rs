@@ -483,7 +483,7 @@ fn action_option_the_action_does_not_use_in_a_variant_is_rejected() {
     );
 }
 
-// An action option given by a sweep path is held to the same rule as `[action_options]`: SCENARIOS.md says
+// An action option given by a sweep path is held to the same rule as `[action_options]`: docs/scenarios.md says
 // "an option it does not use is an error", wherever it is written.
 #[test]
 fn action_option_the_action_does_not_use_in_a_sweep_is_rejected() {

@@ -78,7 +78,7 @@ fn json_string(manifest: &Json, key: &str) -> String {
     }
 }
 
-/// The manifest keys of SCENARIOS.md, in order.
+/// The manifest keys of docs/scenarios.md, in order.
 const MANIFEST_KEYS: [&str; 13] = [
     "tool",
     "version",
@@ -95,7 +95,7 @@ const MANIFEST_KEYS: [&str; 13] = [
     "command",
 ];
 
-/// Parses manifest.json and checks that it has exactly the keys of SCENARIOS.md, in order.
+/// Parses manifest.json and checks that it has exactly the keys of docs/scenarios.md, in order.
 fn read_manifest(path: &Path) -> Json {
     let text = read(path);
     let json =

@@ -1,4 +1,4 @@
-//! `summary.csv` and `distributions.csv` as SCENARIOS.md fixes them: a header row, RFC 4180 quoting,
+//! `summary.csv` and `distributions.csv` as docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
 //! floats in Rust's shortest round-trip form, counts as integers, empty cells for missing numbers.
 
 use crate::export::summary::PointSummary;

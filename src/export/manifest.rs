@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-/// The manifest's keys, in SCENARIOS.md order.
+/// The manifest's keys, in docs/scenarios.md order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Manifest {
     /// "subdual".

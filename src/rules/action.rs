@@ -14,8 +14,8 @@ use crate::rules::sap::Sap;
 use crate::rules::strike::Strike;
 use crate::rules::{Ineligible, Matchup, RuleOptions};
 
-/// An action of SCENARIOS.md.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+/// An action a scenario studies (docs/scenarios.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     /// A thief's knockout blow from behind.
@@ -37,7 +37,7 @@ pub enum Action {
 }
 
 impl Action {
-    /// Every action, in SCENARIOS.md order.
+    /// Every action, in docs/scenarios.md order.
     pub const ALL: [Action; 8] = [
         Action::Mug,
         Action::Sap,
@@ -87,7 +87,7 @@ impl fmt::Display for Action {
 }
 
 /// What an unarmed brawler does every round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Style {
     /// Punching (the default).
@@ -97,12 +97,12 @@ pub enum Style {
     Wrestle,
     /// Overbearing.
     Overbear,
-    /// Martial arts: not implemented (the CFH column is not in RULES.md yet).
+    /// Martial arts: not implemented (the CFH column is not in docs/rules.md yet).
     MartialArts,
 }
 
 /// How the victim of a fight answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Intent {
     /// At full force (the default).
@@ -113,14 +113,16 @@ pub enum Intent {
 }
 
 /// `[action_options]` as a scenario writes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionOptionsSpec {
     /// Hands used by a grab of a person or monster: 1 or 2.
+    #[schemars(range(min = 1, max = 2))]
     pub hands: Option<u32>,
     /// The brawler's style (and a bare-handed subduer's).
     pub style: Option<Style>,
     /// Rounds before a fight is a timeout.
+    #[schemars(range(min = 1, max = 10_000))]
     pub max_rounds: Option<u32>,
     /// How the victim of a fight answers.
     pub victim_intent: Option<Intent>,

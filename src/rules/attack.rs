@@ -10,7 +10,7 @@ use crate::dice::Roller;
 use crate::rules::options::{GrabContest, RuleOptions};
 use crate::rules::tables::Strength;
 
-/// An attack roll folded to "a d20 plus `modifier` must reach `target`" (RULES.md §1).
+/// An attack roll folded to "a d20 plus `modifier` must reach `target`" (docs/rules.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AttackRoll {
     /// Everything added to the d20: Strength, magic, the rule's own bonus or penalty.
@@ -116,7 +116,7 @@ impl AttackRoll {
     }
 }
 
-/// A saving throw: a d20 of `needed` or more succeeds (RULES.md §1).
+/// A saving throw: a d20 of `needed` or more succeeds (docs/rules.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SavingThrow {
     /// The number needed, after every modifier; above 20 only a natural-20 rule can save, 1 or less always saves.
@@ -170,7 +170,7 @@ impl ContestScore {
     }
 
     /// The score changed by a grab size modifier: any modifier turns an 18/xx into 18 + modifier with no
-    /// percentile (RULES.md §5); never below 1.
+    /// percentile (docs/rules.md §5); never below 1.
     pub fn modified(self, by: i32) -> ContestScore {
         if by == 0 {
             self
@@ -189,7 +189,7 @@ impl From<Strength> for ContestScore {
     }
 }
 
-/// Who won a Strength contest and how many pairs of d20s it took (ties are rolled again, RULES.md §5).
+/// Who won a Strength contest and how many pairs of d20s it took (ties are rolled again, docs/rules.md §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContestOutcome {
     /// The first side won.

@@ -1,4 +1,4 @@
-//! Punching, wrestling and overbearing (PHB ch. 9, RULES.md §6): one unarmed attack at a time. The round
+//! Punching, wrestling and overbearing (PHB ch. 9, docs/rules.md §6): one unarmed attack at a time. The round
 //! loop of `fight` decides who attacks when; this module decides what one attack does.
 
 use crate::dice::Roller;

@@ -1,4 +1,4 @@
-//! The catalog of RULES.md §1: weapons, monsters, races and classes, as plain data.
+//! The catalog of docs/rules.md §1: weapons, monsters, races and classes, as plain data.
 //!
 //! Scenarios name these entries; a scenario may also define its own weapons with the same fields. Names match
 //! ignoring case, with spaces, `_` and `-` alike, so "long sword", "long_sword" and "Long-Sword" are one entry.
@@ -11,7 +11,7 @@ use crate::dice::Dice;
 use crate::rules::tables::{Group, HitDice, Size};
 
 /// How a weapon wounds (PHB Table 44). Blunt weapons (B) may mug.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum WeaponType {
     /// Bludgeoning: a blunt instrument.
     B,
@@ -34,9 +34,9 @@ pub struct Weapon {
     pub damage: Dice,
     /// Damage against L and larger targets.
     pub damage_large: Dice,
-    /// Whether the damage can be held back (RULES.md §3).
+    /// Whether the damage can be held back (docs/rules.md §3).
     pub controllable: bool,
-    /// A missile weapon: never saps, never mugs, never strikes in melee (RULES.md §1: in a fight its holder
+    /// A missile weapon: never saps, never mugs, never strikes in melee (docs/rules.md §1: in a fight its holder
     /// uses his backup weapon or his fists).
     pub missile: bool,
     /// Hands it takes: none for the fist, two for a size L weapon or a bow, one for any other. A grab
@@ -173,7 +173,7 @@ const WEAPONS: &[WeaponRow] = &[
     no_hands(w("fist", S, B, d(1, 2, 0), d(1, 2, 0), false, false)),
 ];
 
-/// A monster of the catalog (RULES.md §1 "Monsters").
+/// A monster of the catalog (docs/rules.md §1 "Monsters").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Monster {
     /// Its name.
@@ -253,7 +253,7 @@ const fn carrier(m: Monster, legs: u32) -> Monster {
     }
 }
 
-/// RULES.md §1 "Monsters in the catalog at least".
+/// docs/rules.md §1 "Monsters in the catalog at least".
 const MONSTERS: &[Monster] = &[
     monster("ogre", hd(4, 1), 5, L, 9.0, &[d(1, 10, 0)], None),
     beast(carrier(
@@ -299,7 +299,7 @@ const MONSTERS: &[Monster] = &[
     )),
 ];
 
-/// A PC race (RULES.md §1 "Races"): size and height; every race is a "PC race" for the grab size rule.
+/// A PC race (docs/rules.md §1 "Races"): size and height; every race is a "PC race" for the grab size rule.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Race {
     /// Its name.
@@ -344,7 +344,7 @@ pub struct Class {
 }
 
 impl Class {
-    /// Only thieves backstab, so only thieves mug (RULES.md §1).
+    /// Only thieves backstab, so only thieves mug (docs/rules.md §1).
     pub fn backstabs(&self) -> bool {
         self.name == "thief"
     }
@@ -360,7 +360,7 @@ const fn class(name: &'static str, group: Group) -> Class {
     Class { name, group }
 }
 
-/// RULES.md §1 "Classes → groups"; the wizard specialists of the PHB are wizards.
+/// docs/rules.md §1 "Classes → groups"; the wizard specialists of the PHB are wizards.
 const CLASSES: &[Class] = &[
     class("fighter", Group::Warrior),
     class("paladin", Group::Warrior),
@@ -451,7 +451,7 @@ pub fn classes() -> &'static [Class] {
     CLASSES
 }
 
-/// A monster's rough Strength when none is given (RULES.md §5): the largest maximum damage of one attack,
+/// A monster's rough Strength when none is given (docs/rules.md §5): the largest maximum damage of one attack,
 /// plus one per attack beyond the first, plus 8 for a carrier animal. A weapon user counts its weapon as one
 /// attack; a creature with neither has the fist's 2.
 pub fn monster_strength(attacks: &[Dice], weapon: Option<&Weapon>, carrier: bool) -> i32 {

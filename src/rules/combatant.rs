@@ -17,7 +17,9 @@ use crate::rules::tables::{
 };
 
 /// Awake, asleep, or magically held (not a wrestling hold).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum State {
     /// The default.
@@ -37,7 +39,9 @@ impl State {
 }
 
 /// Where the attacker stands relative to the victim.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Position {
     /// In front (the default).
@@ -58,27 +62,29 @@ pub enum WeaponSpec {
 
 /// An inline weapon. Named after a catalog weapon, it starts from that weapon's numbers (so
 /// `{ name = "long sword", magic = 1 }` is a long sword +1); otherwise `damage` is required.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InlineWeapon {
     /// Its name (a catalog name inherits that weapon's numbers).
     pub name: Option<String>,
-    /// S, M or L.
+    /// Size (default: the catalog weapon's, else M); after a wrestling bout's first round only size S weapons serve.
     pub size: Option<Size>,
-    /// B, P or S.
+    /// B (bludgeoning: a blunt instrument), P (piercing) or S (slashing); default B.
     #[serde(rename = "type")]
     pub kind: Option<WeaponType>,
-    /// Damage against S and M targets.
+    /// Damage against T, S and M targets (required unless the name is a catalog weapon's).
     pub damage: Option<Dice>,
     /// Damage against L and larger targets (default: `damage`).
     pub damage_large: Option<Dice>,
-    /// Whether the damage can be held back.
+    /// Whether the damage can be held back, as a sword's or an axe's can (default false).
     pub controllable: Option<bool>,
-    /// A missile weapon.
+    /// A missile weapon (default false): it never strikes in melee, saps or mugs.
     pub missile: Option<bool>,
     /// Hands it takes (default: the catalog weapon's, else two for size L and one otherwise).
+    #[schemars(range(max = 2))]
     pub hands: Option<u32>,
-    /// Magical bonus.
+    /// Magical bonus to hit and damage (default 0); saps and grabs strip it.
+    #[schemars(range(min = -10, max = 10))]
     pub magic: Option<i32>,
 }
 
@@ -166,92 +172,112 @@ impl<'de> Deserialize<'de> for HitPoints {
 }
 
 /// Save overrides: `saves = { pp = 12 }`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SavesSpec {
     /// Paralyzation, poison or death magic.
+    #[schemars(range(min = -20, max = 40))]
     pub ppd: Option<i32>,
     /// Rod, staff or wand.
+    #[schemars(range(min = -20, max = 40))]
     pub rsw: Option<i32>,
     /// Petrification or polymorph.
+    #[schemars(range(min = -20, max = 40))]
     pub pp: Option<i32>,
     /// Breath weapon.
+    #[schemars(range(min = -20, max = 40))]
     pub bw: Option<i32>,
     /// Spell.
+    #[schemars(range(min = -20, max = 40))]
     pub sp: Option<i32>,
 }
 
-/// A combatant as a scenario writes it (SCENARIOS.md "Combatant fields"). Every field is optional; what is
+/// A combatant as a scenario writes it (docs/scenarios.md "Combatant fields"). Every field is optional; what is
 /// missing comes from the race, class or monster, then from the documented defaults.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CombatantSpec {
-    /// A label for outputs.
+    /// A label for outputs (default: the class or monster).
     pub name: Option<String>,
-    /// A character class (fighter, thief, ...).
+    /// A character's class; a combatant is a character (`class`) or a monster (`monster`, or `hit_dice`).
+    #[serde(default)]
+    #[schemars(schema_with = "crate::scenario::schema::class_name")]
     pub class: Option<String>,
-    /// A character level, 0-20.
+    /// A character's level, 0 to 20 (default 1). A monster's level is its whole Hit Dice.
+    #[schemars(range(max = 20))]
     pub level: Option<u32>,
-    /// A PC race.
+    /// A character's race (default human): size, height, and exceptional Strength (not halflings).
+    #[serde(default)]
+    #[schemars(schema_with = "crate::scenario::schema::race_name")]
     pub race: Option<String>,
-    /// A catalog monster.
+    /// A monster of the catalog; any other field overrides its numbers.
+    #[serde(default)]
+    #[schemars(schema_with = "crate::scenario::schema::monster_name")]
     pub monster: Option<String>,
-    /// Hit Dice ("4+1"); with no class, makes a monster of its own.
+    /// Hit Dice; without `class` or `monster`, makes a monster of the scenario's own.
     pub hit_dice: Option<HitDice>,
-    /// False for creatures with no intelligence at all.
+    /// A monster with no intelligence at all saves at half its level (default true).
     pub intelligent: Option<bool>,
-    /// Size category.
+    /// Size category (default: the race's or monster's, else M).
     pub size: Option<Size>,
-    /// Height in feet.
+    /// Height in feet (default: the race's or monster's, else the middle of its size band).
+    #[schemars(extend("exclusiveMinimum" = 0, "maximum" = 1000))]
     pub height_ft: Option<f64>,
-    /// Strength, "18/76" for exceptional strength.
+    /// Strength (a character's default 10; a monster without one has no Strength adjustment).
     pub strength: Option<Strength>,
-    /// Dexterity.
+    /// Dexterity (default 10): its defensive adjustment counts in armor class.
+    #[schemars(range(min = 1, max = 25))]
     pub dexterity: Option<u8>,
-    /// The armor's AC (10 without armor).
+    /// The armor's armor class, without shield, Dexterity and magic (default 10; a monster's catalog AC).
+    #[schemars(range(min = -20, max = 20))]
     pub ac: Option<i32>,
-    /// The shield's AC bonus.
+    /// The shield's bonus to armor class (default 0; a small shield is 1). A shield takes a hand.
+    #[schemars(range(min = -20, max = 20))]
     pub shield: Option<i32>,
-    /// Magical AC bonus (rings, cloaks).
+    /// Magical protection: rings, cloaks (default 0); it counts even when a rule sets AC 10.
+    #[schemars(range(min = -20, max = 20))]
     pub magic_ac: Option<i32>,
-    /// Wears a helmet (the mugging helmet rule).
+    /// Wears a helmet: with the helmet rule, a mugging strikes a bare head at AC 10 (default false).
     pub helmet: Option<bool>,
-    /// The armor worn (the wrestler's armor penalty).
+    /// The armor worn, for a wrestler's penalty (default none).
     pub armor_type: Option<ArmorType>,
-    /// Hit points, fixed or rolled.
+    /// Hit points, fixed or rolled per trial (default: rolled by class and level, or by Hit Dice).
     pub hp: Option<HitPoints>,
-    /// THAC0 override.
+    /// THAC0, instead of the table's.
+    #[schemars(range(min = -20, max = 40))]
     pub thac0: Option<i32>,
-    /// Save overrides.
+    /// Saving throw numbers, instead of the table's: `{ pp = 12 }`.
     pub saves: Option<SavesSpec>,
-    /// The weapon in hand.
+    /// The weapon in hand (default: the fist, or the monster's).
     pub weapon: Option<WeaponSpec>,
-    /// A size S weapon drawn when a wrestling bout makes the main one useless.
+    /// A size S weapon drawn when a wrestling bout makes the main one useless, or when the main one is a missile weapon.
     pub backup_weapon: Option<WeaponSpec>,
-    /// Natural attacks.
+    /// A monster's natural attacks, one dice expression each (a given `weapon` replaces the catalog's).
     pub attacks: Option<Vec<Dice>>,
-    /// A weight-carrying animal.
+    /// A weight-carrying animal, or made partly of one: +8 to a monster's rough Strength.
     pub carrier: Option<bool>,
-    /// Number of legs.
+    /// Legs (default 2): overbearing is −2 per leg beyond two.
+    #[schemars(range(max = 100))]
     pub legs: Option<u32>,
-    /// Has a back to strike (no for oozes and jellies).
+    /// Has a back to strike (default true; not oozes and jellies): a mugging needs one.
     pub has_back: Option<bool>,
-    /// Hands free (a grab needs them).
+    /// Hands free for a grab (default: two, less the weapon's hands, less one for a shield).
+    #[schemars(range(max = 2))]
     pub hands_free: Option<u32>,
-    /// Awake, asleep or held.
+    /// Awake (default), asleep, or magically held: attacks on the asleep or held hit automatically.
     pub state: Option<State>,
-    /// Aware of the attacker.
+    /// Aware of the attacker (default true; never while asleep or held).
     pub aware: Option<bool>,
-    /// Where this combatant stands (the attacker's `behind` allows a mugging).
+    /// Where the attacker stands: front (default) or behind, which a mugging needs.
     pub position: Option<Position>,
-    /// A monster of humanoid anatomy (a mugging needs one); from the catalog, else yes.
+    /// A monster of humanoid anatomy, which a mugging needs (default: the catalog's, else true).
     pub humanoid: Option<bool>,
-    /// A monster whose armor class is its own hide or scales (the helmet rule spares it).
+    /// A monster whose armor class is its own hide or scales, so the helmet rule spares it (default: the catalog's, else false).
     pub natural_armor: Option<bool>,
 }
 
 impl CombatantSpec {
-    /// The field names a scenario may use, in SCENARIOS.md order (for suggestions on a misspelt one).
+    /// The field names a scenario may use, in declaration order (for suggestions on a misspelt one).
     pub const FIELDS: [&'static str; 31] = [
         "name",
         "class",
@@ -304,7 +330,7 @@ fn spec_error(field: &'static str, message: impl Into<String>) -> SpecError {
     }
 }
 
-/// Armor class in parts, so that rules can strip the shield or Dexterity (RULES.md §1 "Armor class").
+/// Armor class in parts, so that rules can strip the shield or Dexterity (docs/rules.md §1 "Armor class").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArmorClass {
     /// The armor's AC (10 without armor; a monster's whole AC).
@@ -358,7 +384,7 @@ pub struct Combatant {
     pub saves: SaveNumbers,
     /// Strength; `None` for a monster without one (no Strength adjustment).
     pub strength: Option<Strength>,
-    /// A monster's rough Strength (RULES.md §5) from its catalog attacks; `None` for characters.
+    /// A monster's rough Strength (docs/rules.md §5) from its catalog attacks; `None` for characters.
     pub monster_strength: Option<i32>,
     /// Dexterity.
     pub dexterity: u8,
@@ -401,7 +427,7 @@ pub struct Combatant {
 }
 
 impl Combatant {
-    /// The "level" a rule compares: a character's level, a monster's whole Hit Dice (RULES.md §1).
+    /// The "level" a rule compares: a character's level, a monster's whole Hit Dice (docs/rules.md §1).
     pub fn level(&self) -> u32 {
         match self.kind {
             Kind::Character { level, .. } => level,
@@ -492,7 +518,7 @@ impl Combatant {
         }
     }
 
-    /// The contest score while grabbing with one hand (RULES.md §5): the text's drop table for a Strength
+    /// The contest score while grabbing with one hand (docs/rules.md §5): the text's drop table for a Strength
     /// score, three less for a monster's rough Strength.
     pub fn one_hand_contest_score(&self) -> ContestScore {
         match self.strength {
@@ -719,10 +745,11 @@ fn resolve_weapon(spec: &WeaponSpec, field: &'static str) -> Result<Weapon, Spec
                     ));
                 }
                 Some(h) => h,
-                // A size given inline decides, else the catalog weapon's own hands.
+                // The catalog weapon's own hands (a bow takes two whatever its size), two if made size L.
                 None => match (&base, inline.size) {
                     (Some(b), None) => b.hands,
-                    _ => Weapon::default_hands(size),
+                    (Some(b), Some(_)) => b.hands.max(Weapon::default_hands(size)),
+                    (None, _) => Weapon::default_hands(size),
                 },
             };
             Ok(Weapon {
@@ -855,7 +882,7 @@ fn resolve_character(
     })
 }
 
-/// A character's hit points as dice (SCENARIOS.md): warriors d10 and priests d8 a level up to 9th, then +3
+/// A character's hit points as dice (docs/scenarios.md): warriors d10 and priests d8 a level up to 9th, then +3
 /// and +2 a level; rogues d6 and wizards d4 up to 10th, then +2 and +1 a level; level 0: 1d4.
 pub fn character_hit_dice(group: Group, level: u32) -> Dice {
     let (sides, last_rolled, per_level_after) = match group {
@@ -1081,6 +1108,27 @@ mod tests {
         assert!(e.message.contains("did you mean `ogre`"), "{e}");
         let e = error("class = \"fighter\"\nweapon = \"long swrod\"");
         assert!(e.message.contains("did you mean `long sword`"), "{e}");
+    }
+
+    #[test]
+    fn inline_weapons_take_their_catalog_weapons_hands_or_two_when_large() {
+        let hands = |w: &str| {
+            resolve(&format!("class = \"fighter\"\nweapon = {w}"))
+                .weapon
+                .hands
+        };
+        assert_eq!(hands("{ name = \"short bow\", size = \"S\" }"), 2);
+        assert_eq!(hands("{ name = \"dagger\", size = \"L\" }"), 2);
+        assert_eq!(hands("{ name = \"dagger\", magic = 1 }"), 1);
+        assert_eq!(
+            hands("{ name = \"pike\", size = \"L\", damage = \"1d6\" }"),
+            2
+        );
+        assert_eq!(hands("{ name = \"pike\", damage = \"1d6\", hands = 2 }"), 2);
+        assert_eq!(
+            hands("{ name = \"sap\", size = \"S\", damage = \"1d4\" }"),
+            1
+        );
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Fights round by round (RULES.md §3, §6 "The round of a fight"): `brawl`, an unarmed attacker against a
+//! Fights round by round (docs/rules.md §3, §6 "The round of a fight"): `brawl`, an unarmed attacker against a
 //! usually armed defender, and `subdue`, an attacker holding his blade back round after round.
 //!
 //! [`FightPlan::prepare`] folds both sides into numbers once per point; [`FightPlan::resolve`] fights one
@@ -70,7 +70,7 @@ const TARGET_PRONE: usize = 4;
 const HELD: usize = 8;
 const SITUATIONS: usize = 16;
 
-/// The situational modifier of an attack roll (RULES.md §6): the armed defender's bonus, +4 against a
+/// The situational modifier of an attack roll (docs/rules.md §6): the armed defender's bonus, +4 against a
 /// stunned or prone target (prone does not help the overbearer, who must pin him), −4 while held (a
 /// wrestler attacks the holder normally).
 fn situational_modifier(kind: Kind, situation: usize, armed_bonus: i32) -> i32 {
@@ -155,7 +155,7 @@ struct Blow {
 }
 
 /// How the damage of a weapon or natural attack (its dice plus everything added) becomes real and temporary
-/// damage (RULES.md §3): all real (at least 1) at full force; held back, half of it (by the rule's rounding,
+/// damage (docs/rules.md §3): all real (at least 1) at full force; held back, half of it (by the rule's rounding,
 /// at least 1), of which half (rounded down) is temporary. Folded into a shift and an addend, so that a round
 /// computes it with no branch and no division; a test holds it to [`crate::rules::strike::held_back`] for
 /// every rounding.

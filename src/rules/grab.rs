@@ -1,6 +1,6 @@
 //! GRAB: grabbing an object (a called shot, then the Strength contest for control), a person (a wrestling
 //! attack with two hands, a called shot at reduced Strength with one) and a monster (Strength moved by size)
-//! (RULES.md §5).
+//! (docs/rules.md §5).
 //!
 //! Every grab is an unarmed maneuver: Strength's to-hit adjustment counts, a weapon's magic does not, and an
 //! armed victim strikes first at +4, as at any man who comes close bare-handed ([`crate::rules::

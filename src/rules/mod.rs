@@ -37,7 +37,7 @@ pub struct Matchup {
 }
 
 impl Matchup {
-    /// Attacker level minus victim level, a monster's level being its whole Hit Dice (SCENARIOS.md
+    /// Attacker level minus victim level, a monster's level being its whole Hit Dice (docs/scenarios.md
     /// "Derived columns").
     pub fn level_gap(&self) -> i32 {
         self.attacker.level() as i32 - self.victim.level() as i32
@@ -51,12 +51,12 @@ pub struct Damage {
     pub total: u32,
     /// The part that is lasting.
     pub real: u32,
-    /// The part that heals (RULES.md §6).
+    /// The part that heals (docs/rules.md §6).
     pub temporary: u32,
 }
 
 impl Damage {
-    /// 25% real (rounded by `rounding`), the rest temporary: punching, wrestling and saps (RULES.md §4, §6).
+    /// 25% real (rounded by `rounding`), the rest temporary: punching, wrestling and saps (docs/rules.md §4, §6).
     pub fn quarter_real(total: u32, rounding: options::Rounding) -> Damage {
         let real = rounding.divide(total as i32, 4) as u32;
         Damage {

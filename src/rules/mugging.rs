@@ -1,5 +1,5 @@
 //! MUGGING: a thief's blow from behind with a blunt instrument; the victim saves vs petrification or is
-//! knocked out (RULES.md §2).
+//! knocked out (docs/rules.md §2).
 
 use crate::dice::{Dice, Roller};
 use crate::rules::attack::{AttackRoll, SavingThrow};

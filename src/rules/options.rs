@@ -1,4 +1,4 @@
-//! Every switch of RULES.md §8 in one struct, with the defaults the contract fixes.
+//! Every switch of docs/rules.md §8 in one struct, with the defaults the contract fixes.
 //!
 //! The switches are where designers disagree with the text (or with each other), so they are plain data a
 //! scenario's `[rules]` table deserializes into. Unknown switches are rejected by serde
@@ -8,8 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
 
-/// How a fraction of a hit point is rounded when damage is split (RULES.md §1 "Fractions").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+/// How a fraction of a hit point is rounded when damage is split (docs/rules.md §1 "Fractions").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Rounding {
     /// .5 or less rounds down, more than .5 up (the CFH's reading; the default).
@@ -36,8 +38,10 @@ impl Rounding {
     }
 }
 
-/// Which level the mugging save difference uses for a monster (RULES.md §2, §7.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+/// Which level the mugging save difference uses for a monster (docs/rules.md §2, §7.1).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum MugLevelDiff {
     /// The monster's whole Hit Dice (4 for an ogre of 4+1): reproduces the text's 17.
@@ -47,8 +51,10 @@ pub enum MugLevelDiff {
     SaveLevel,
 }
 
-/// How the Strength contest of a grab is judged (RULES.md §5, §7.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+/// How the Strength contest of a grab is judged (docs/rules.md §5, §7.3).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum GrabContest {
     /// The larger margin (Strength minus roll) wins; negative margins compare too.
@@ -58,8 +64,10 @@ pub enum GrabContest {
     HighestSuccess,
 }
 
-/// How the halved grab size modifier (+1.5 against a smaller PC-race creature) is rounded (RULES.md §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+/// How the halved grab size modifier (+1.5 against a smaller PC-race creature) is rounded (docs/rules.md §5).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum SizeRounding {
     /// +1.5 → +2, −3 → −3.
@@ -90,7 +98,9 @@ impl SizeRounding {
 }
 
 /// Which share of a held-back blow takes the odd point when its total is odd (docs/rules.md §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum OddPoint {
     /// Real damage is half the total rounded down, the odd point temporary: the blow is held back so as
@@ -122,8 +132,8 @@ impl OddPoint {
     }
 }
 
-/// The rule switches of RULES.md §8. `Default` gives the contract's defaults.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The rule switches of docs/rules.md §8. `Default` gives the contract's defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RuleOptions {
     /// A natural 20 always hits.
@@ -139,6 +149,7 @@ pub struct RuleOptions {
     /// The mugging helmet rule: a victim without a helmet is AC 10.
     pub helmets: bool,
     /// A mugger may not knock out a victim taller than this many times his own height.
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub mug_max_height_ratio: f64,
     /// How long a mugging knockout lasts, in rounds.
     pub mug_ko_rounds: Dice,
@@ -147,28 +158,37 @@ pub struct RuleOptions {
     /// Which monster level the mugging save difference uses.
     pub mug_level_diff: MugLevelDiff,
     /// To-hit and damage bonus of an armed defender against an unarmed attacker.
+    #[schemars(range(min = -20, max = 20))]
     pub armed_defender_bonus: i32,
     /// The armed defender's strike is an extra attack rather than his normal one moved first.
     pub armed_defender_extra_attack: bool,
     /// Total to-hit penalty of a sap.
+    #[schemars(range(min = -20, max = 20))]
     pub sap_penalty: i32,
     /// Knockout chance per point of sap damage, percent.
+    #[schemars(range(max = 100))]
     pub sap_ko_per_point: u32,
     /// Largest sap knockout chance, percent.
+    #[schemars(range(max = 100))]
     pub sap_ko_cap: u32,
     /// Knockout chance per point against a sleeping or held victim, percent.
+    #[schemars(range(max = 100))]
     pub sap_helpless_ko_per_point: u32,
     /// Largest knockout chance against a sleeping or held victim, percent.
+    #[schemars(range(max = 100))]
     pub sap_helpless_ko_cap: u32,
     /// A knockout d100 at or above this wakes a sleeping or held victim (101: never).
+    #[schemars(range(min = 1, max = 101))]
     pub sap_wake_at: u32,
     /// How the grab contest is judged.
     pub grab_contest: GrabContest,
     /// Rounding of the halved grab size modifier.
     pub grab_size_rounding: SizeRounding,
     /// Real damage that leaves this many hit points or fewer kills (0, or −10).
+    #[schemars(extend("enum" = [0, -10]))]
     pub death_at: i32,
     /// Temporary damage heals one point at the end of every this-many rounds.
+    #[schemars(range(min = 1))]
     pub temp_heal_rounds: u32,
     /// Which share of a held-back blow takes its odd point.
     pub held_back_odd_point: OddPoint,
@@ -221,14 +241,14 @@ impl Default for RuleOptions {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("rules.{switch}: {expected}")]
 pub struct OptionError {
-    /// The switch, by its name in RULES.md §8.
+    /// The switch, by its name in docs/rules.md §8.
     pub switch: &'static str,
     /// What the switch accepts.
     pub expected: &'static str,
 }
 
 impl RuleOptions {
-    /// The names of every switch, in RULES.md §8 order (for suggestions on a misspelt switch).
+    /// The names of every switch, in docs/rules.md §8 order (for suggestions on a misspelt switch).
     pub const SWITCHES: [&'static str; 27] = [
         "natural_20_hits",
         "natural_1_misses",
@@ -259,7 +279,7 @@ impl RuleOptions {
         "grab_person_size",
     ];
 
-    /// Checks every range RULES.md §8 states; the first violation is returned.
+    /// Checks every range docs/rules.md §8 states; the first violation is returned.
     pub fn validate(&self) -> Result<(), OptionError> {
         let ratio = self.mug_max_height_ratio;
         if !(ratio.is_finite() && ratio > 0.0) {

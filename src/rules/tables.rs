@@ -1,11 +1,11 @@
 //! The numeric tables of AD&D 2nd Edition that the non-lethal combat rules read: THAC0, saving throws,
 //! Strength and Dexterity adjustments, the punching/wrestling column, wrestling armor penalties and
-//! creature sizes (RULES.md §1 and §6).
+//! creature sizes (docs/rules.md §1 and §6).
 //!
 //! # Why the tables are data
 //!
 //! Every table here is a `const` array of rows written in the same order and shape as the printed
-//! table in RULES.md (and behind it the PHB and DMG), with one small lookup function per table. That
+//! table in docs/rules.md (and behind it the PHB and DMG), with one small lookup function per table. That
 //! keeps three things easy that a chain of `match` arms full of numbers makes hard:
 //!
 //! - **Review.** A row can be compared with the book at a glance; a typo is a wrong cell, not a wrong
@@ -135,7 +135,7 @@ const THAC0_TOP_LEVEL: u32 = 20;
 /// THAC0 of a level-0 character (a recruit or commoner) of any group.
 const LEVEL_0_THAC0: i32 = 20;
 
-/// PHB Table 53 (RULES.md §1): THAC0 at levels 1..=20, one row per group, in `Group::ALL` order.
+/// PHB Table 53 (docs/rules.md §1): THAC0 at levels 1..=20, one row per group, in `Group::ALL` order.
 #[rustfmt::skip]
 const CHARACTER_THAC0: [(Group, [i32; 20]); 4] = [
     //                1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17  18  19  20
@@ -145,7 +145,7 @@ const CHARACTER_THAC0: [(Group, [i32; 20]); 4] = [
     (Group::Wizard,  [20, 20, 20, 19, 19, 19, 18, 18, 18, 17, 17, 17, 16, 16, 16, 15, 15, 15, 14, 14]),
 ];
 
-/// Character THAC0 by group and level (RULES.md §1). Level 0 → 20; levels above 20 use the
+/// Character THAC0 by group and level (docs/rules.md §1). Level 0 → 20; levels above 20 use the
 /// level-20 value.
 pub fn character_thac0(group: Group, level: u32) -> i32 {
     if level == 0 {
@@ -300,7 +300,7 @@ impl<'de> Deserialize<'de> for HitDice {
     }
 }
 
-/// DMG Table 39 (RULES.md §1): monster THAC0 by the first [`HitDice::thac0_dice`] of each band.
+/// DMG Table 39 (docs/rules.md §1): monster THAC0 by the first [`HitDice::thac0_dice`] of each band.
 /// The 0 row ("1/2 or less", "1-1") is reached through [`HitDice::below_one`].
 #[rustfmt::skip]
 const MONSTER_THAC0: [(u32, i32); 9] = [
@@ -316,7 +316,7 @@ const MONSTER_THAC0: [(u32, i32); 9] = [
     (15,      5),   // 15 and up
 ];
 
-/// Monster THAC0 (DMG Table 39 via RULES.md §1): below one HD (1-1, 1/2): 20; 1-2: 19; 3-4: 17;
+/// Monster THAC0 (DMG Table 39 via docs/rules.md §1): below one HD (1-1, 1/2): 20; 1-2: 19; 3-4: 17;
 /// 5-6: 15; 7-8: 13; 9-10: 11; 11-12: 9; 13-14: 7; 15+: 5 — applied to
 /// [`HitDice::thac0_dice`].
 pub fn monster_thac0(hd: HitDice) -> i32 {
@@ -403,7 +403,7 @@ impl SaveNumbers {
     }
 }
 
-/// PHB Table 60 (RULES.md §1), warriors; also the table of level-0 characters and of monsters.
+/// PHB Table 60 (docs/rules.md §1), warriors; also the table of level-0 characters and of monsters.
 #[rustfmt::skip]
 const WARRIOR_SAVES: [(u32, SaveNumbers); 10] = [
     // level              PPD RSW  PP  BW  SP
@@ -419,7 +419,7 @@ const WARRIOR_SAVES: [(u32, SaveNumbers); 10] = [
     (17, SaveNumbers([ 3,  5,  4,  4,  6])),   // 17+
 ];
 
-/// PHB Table 60 (RULES.md §1), priests.
+/// PHB Table 60 (docs/rules.md §1), priests.
 #[rustfmt::skip]
 const PRIEST_SAVES: [(u32, SaveNumbers); 7] = [
     // level              PPD RSW  PP  BW  SP
@@ -432,7 +432,7 @@ const PRIEST_SAVES: [(u32, SaveNumbers); 7] = [
     (19, SaveNumbers([ 2,  6,  5,  8,  7])),   // 19+
 ];
 
-/// PHB Table 60 (RULES.md §1), rogues. The 21+ row is the PHB's 8/4/7/11/5 (the revised DMG
+/// PHB Table 60 (docs/rules.md §1), rogues. The 21+ row is the PHB's 8/4/7/11/5 (the revised DMG
 /// misprints it with RSW and PP swapped).
 #[rustfmt::skip]
 const ROGUE_SAVES: [(u32, SaveNumbers); 6] = [
@@ -445,7 +445,7 @@ const ROGUE_SAVES: [(u32, SaveNumbers); 6] = [
     (21, SaveNumbers([ 8,  4,  7, 11,  5])),   // 21+
 ];
 
-/// PHB Table 60 (RULES.md §1), wizards.
+/// PHB Table 60 (docs/rules.md §1), wizards.
 #[rustfmt::skip]
 const WIZARD_SAVES: [(u32, SaveNumbers); 5] = [
     // level              PPD RSW  PP  BW  SP
@@ -530,7 +530,7 @@ const fn st(score: u8, exceptional: u8) -> Strength {
     Strength { score, exceptional }
 }
 
-/// PHB Table 1 (RULES.md §1; 1 and 2 from the reference): (first Strength of the band, hit
+/// PHB Table 1 (docs/rules.md §1; 1 and 2 from the reference): (first Strength of the band, hit
 /// adjustment, damage adjustment).
 #[rustfmt::skip]
 const STRENGTH_TABLE: [(Strength, (i32, i32)); 21] = [
@@ -616,12 +616,12 @@ impl Strength {
         *band(&STRENGTH_TABLE, *self)
     }
 
-    /// Strength hit adjustment (RULES.md §1 Strength table, every 18/xx band).
+    /// Strength hit adjustment (docs/rules.md §1 Strength table, every 18/xx band).
     pub fn hit_adjustment(&self) -> i32 {
         self.adjustments().0
     }
 
-    /// Strength damage adjustment (RULES.md §1 Strength table, every 18/xx band).
+    /// Strength damage adjustment (docs/rules.md §1 Strength table, every 18/xx band).
     pub fn damage_adjustment(&self) -> i32 {
         self.adjustments().1
     }
@@ -714,7 +714,7 @@ impl<'de> Deserialize<'de> for Strength {
 // Dexterity
 // ---------------------------------------------------------------------------------------------
 
-/// PHB Table 2, defensive adjustment for Dexterity 1..=25 (index 0 is Dexterity 1). RULES.md §1
+/// PHB Table 2, defensive adjustment for Dexterity 1..=25 (index 0 is Dexterity 1). docs/rules.md §1
 /// gives 3-18; 1-2 and 19-25 come from the reference.
 #[rustfmt::skip]
 const DEXTERITY_DEFENSE: [i32; 25] = [
@@ -774,7 +774,7 @@ const BRAWL_BOTTOM_ROLL: i32 = 0;
 const HOLD: bool = true;
 const MOVE: bool = false;
 
-/// PHB Table 58 = DMG Table 43 (RULES.md §6), from "20+" down to "<1": index = 20 − roll.
+/// PHB Table 58 = DMG Table 43 (docs/rules.md §6), from "20+" down to "<1": index = 20 − roll.
 #[rustfmt::skip]
 const BRAWL_COLUMN: [BrawlRow; 21] = [
     //    punch            dmg  %KO  wrestle        hold?       roll
@@ -848,7 +848,7 @@ pub enum ArmorType {
 }
 
 /// One row of the armor table: the armor, its canonical (serde) name, other accepted names, and the
-/// wrestling penalty of PHB Table 57 (RULES.md §6).
+/// wrestling penalty of PHB Table 57 (docs/rules.md §6).
 struct ArmorRow {
     armor: ArmorType,
     name: &'static str,
@@ -895,6 +895,18 @@ const ARMOR_EXPECTED: &str = "one of none, padded, leather, hide, studded leathe
      field plate, full plate";
 
 impl ArmorType {
+    /// The canonical names, in table order.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        ARMOR_TABLE.iter().map(|r| r.name)
+    }
+
+    /// Every name an armor is read from: canonical names and their aliases, in table order.
+    pub fn spellings() -> impl Iterator<Item = &'static str> + Clone {
+        ARMOR_TABLE
+            .iter()
+            .flat_map(|r| std::iter::once(r.name).chain(r.aliases.iter().copied()))
+    }
+
     fn row(&self) -> &'static ArmorRow {
         &ARMOR_TABLE[*self as usize]
     }
@@ -940,6 +952,11 @@ impl fmt::Display for ArmorType {
     }
 }
 
+/// Every armor with its wrestler's penalty, in table order (the reference's list).
+pub fn armor_penalties() -> impl Iterator<Item = (&'static str, i32)> {
+    ARMOR_TABLE.iter().map(|r| (r.name, r.wrestling_penalty))
+}
+
 /// Penalty to a wrestler's attack for wearing this armor: studded leather −1; chain, ring, scale
 /// −2; banded, splint, plate −5; field plate −8; full plate −10; everything else 0. (Brigandine is
 /// 0: not listed.)
@@ -970,7 +987,7 @@ pub enum Size {
     G,
 }
 
-/// One size band (RULES.md §1 Sizes): letter, full names, the middle height used when a
+/// One size band (docs/rules.md §1 Sizes): letter, full names, the middle height used when a
 /// combatant has none, and the band's top height.
 struct SizeRow {
     size: Size,
@@ -1012,6 +1029,19 @@ const SIZE_EXPECTED: &str =
     "one of T, S, M, L, H, G (or tiny, small, medium/man-sized, large, huge, gargantuan)";
 
 impl Size {
+    /// The letter: "M".
+    pub fn letter(self) -> &'static str {
+        self.row().letter
+    }
+
+    /// Every name a size is read from: the letters, then the full names.
+    pub fn spellings() -> impl Iterator<Item = &'static str> + Clone {
+        SIZE_TABLE
+            .iter()
+            .map(|r| r.letter)
+            .chain(SIZE_TABLE.iter().flat_map(|r| r.names.iter().copied()))
+    }
+
     /// All sizes, smallest first.
     pub const ALL: [Size; 6] = [Size::T, Size::S, Size::M, Size::L, Size::H, Size::G];
 

@@ -9,7 +9,7 @@ use crate::scenario::sweep::SweepValue;
 use crate::stats::metrics;
 
 /// The kinds of chart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ChartKind {
     /// A metric against a sweep path or `level_gap`, with its confidence band.
@@ -22,16 +22,19 @@ pub enum ChartKind {
 }
 
 /// A `[[chart]]` table as written.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChartSpec {
     /// Output name without extension (default: the metric's name).
     pub file: Option<String>,
-    /// line, heatmap or histogram.
+    /// line (default): a metric with its confidence band; heatmap: a metric over two sweep paths;
+    /// histogram: one distribution per series.
     pub kind: Option<ChartKind>,
-    /// The horizontal axis: a sweep path or `level_gap`.
+    /// The horizontal axis: a sweep path or `level_gap` (default: the first sweep axis; none for a
+    /// histogram).
     pub x: Option<String>,
-    /// The metric drawn (line, histogram), or the vertical sweep path (heatmap).
+    /// The metric drawn (line; default the headline), the distribution (histogram), or the vertical sweep
+    /// path (heatmap).
     pub y: Option<String>,
     /// The heatmap's metric (default: the headline metric).
     pub metric: Option<String>,
@@ -40,6 +43,8 @@ pub struct ChartSpec {
     /// A title above the chart (default: the scenario's title).
     pub title: Option<String>,
     /// Sweep values held fixed for this chart: `at = { "attacker.level" = 9 }`.
+    #[serde(default)]
+    #[schemars(schema_with = "crate::scenario::schema::at_table")]
     pub at: Option<toml::Table>,
 }
 

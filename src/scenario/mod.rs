@@ -7,6 +7,7 @@
 
 pub mod chart;
 pub mod locate;
+pub mod schema;
 pub mod sweep;
 
 use std::path::Path;
@@ -26,43 +27,66 @@ use sweep::{SECTIONS, SweepValue};
 /// Trials per point when neither the file nor `--trials` says.
 pub const DEFAULT_TRIALS: u64 = 100_000;
 
-/// The file as written, checked for syntax, keys and types.
-#[derive(Debug, Deserialize)]
+/// The file as written, checked for syntax, keys and types. Its doc comments are the scenario schema's
+/// descriptions ([`schema`]), so they speak to the person writing the file.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct RawScenario {
+#[schemars(title = "subdual scenario")]
+pub(crate) struct RawScenario {
+    /// Shown on charts and tables (default: the file's stem).
     title: Option<String>,
+    /// What is studied: one single action, or a fight round by round.
     action: Action,
+    /// Trials per variant and sweep point; `--trials` overrides (default 100000).
+    #[schemars(range(min = 1))]
     trials: Option<u64>,
+    /// The seed of every trial's dice; `--seed` overrides (default 0, never the clock).
     seed: Option<u64>,
+    /// The confidence of every interval (default 0.95).
+    #[schemars(extend("exclusiveMinimum" = 0, "exclusiveMaximum" = 1))]
     confidence: Option<f64>,
+    /// Who acts: a character (class, level, race) or a monster of the catalog.
     #[serde(default)]
     #[allow(dead_code)] // read again from the merged tables; kept here for the type check
     attacker: CombatantSpec,
+    /// Who is acted upon.
     #[serde(default)]
     #[allow(dead_code)]
     victim: CombatantSpec,
+    /// Options of the action; an option the action does not use is an error.
     #[serde(default)]
     #[allow(dead_code)]
     action_options: ActionOptionsSpec,
+    /// Rule switches: where designers read the text differently.
     #[serde(default)]
     #[allow(dead_code)]
     rules: RuleOptions,
+    /// Parameters to sweep: a cartesian product, the first axis slowest.
     #[serde(default)]
+    #[schemars(schema_with = "crate::scenario::schema::sweep_table")]
     sweep: Table,
+    /// Rule variants to compare; without any, one variant named "base".
     #[serde(default)]
     variant: Vec<RawVariant>,
+    /// Charts to draw; without any, the headline metric over the first sweep axis.
     #[serde(default)]
     chart: Vec<ChartSpec>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A variant: its name, and the tables it overrides, merged key by key over the base.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)] // the type check is the point; values are merged from the TOML tables
-struct RawVariant {
+pub(crate) struct RawVariant {
+    /// The variant's name, unique in the file.
     name: String,
+    /// Overrides of the attacker.
     attacker: Option<CombatantSpec>,
+    /// Overrides of the victim.
     victim: Option<CombatantSpec>,
+    /// Overrides of the action options.
     action_options: Option<ActionOptionsSpec>,
+    /// Overrides of the rule switches.
     rules: Option<RuleOptions>,
 }
 

@@ -1,5 +1,5 @@
 //! Point estimates with confidence intervals: Wilson score intervals for probabilities, normal intervals
-//! for means (SCENARIOS.md "summary.csv").
+//! for means (docs/scenarios.md "summary.csv").
 //!
 //! statrs supplies only the normal quantile; its Beta quantile is unreliable at the trial counts subdual
 //! runs (statrs#434), which is one more reason for Wilson over Clopper–Pearson.

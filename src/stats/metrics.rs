@@ -1,4 +1,4 @@
-//! Which counter and histogram of a [`Tally`] each action fills, and which metrics of SCENARIOS.md are
+//! Which counter and histogram of a [`Tally`] each action fills, and which metrics of docs/scenarios.md are
 //! read from them. This is the one place that knows both sides, so a metric's definition cannot drift
 //! between the trial loop and the summary.
 
@@ -61,7 +61,7 @@ pub(crate) enum Source {
 
 use Source::*;
 
-/// The summary metrics of an action, headline first (SCENARIOS.md "Metrics").
+/// The summary metrics of an action, headline first (docs/scenarios.md "Metrics").
 pub(crate) fn summary_table(action: Action) -> &'static [(&'static str, Source)] {
     match action {
         Action::Mug => &[
@@ -136,6 +136,125 @@ pub(crate) fn summary_table(action: Action) -> &'static [(&'static str, Source)]
             ("rounds", Mean(FIRST)),
         ],
     }
+}
+
+/// What every metric means, exactly (docs/scenarios.md "Metrics"). Each summary metric of every action has
+/// one line here (a test checks it), so the reference cannot leave one out.
+pub const DEFINITIONS: &[(&str, &str)] = &[
+    (
+        "p_knockout",
+        "hit and knocked out: the mugged victim failed his save, or the sap's knockout d100 fell within its chance",
+    ),
+    (
+        "p_hit",
+        "the attack hit (an automatic hit on a sleeping or held victim counts)",
+    ),
+    ("ko_rounds", "rounds a knockout lasts, over the knockouts"),
+    (
+        "save_needed",
+        "the d20 the mugged victim needs to save: his petrification number plus the mugger's level minus his own, unclamped",
+    ),
+    (
+        "roll_needed",
+        "the d20 face the attack needs before the natural-1 and natural-20 rules: THAC0 minus armor class minus every modifier (it may be below 1 or above 20; 1 for an automatic hit)",
+    ),
+    (
+        "p_out",
+        "hit, and out by either way: knocked out by the rule, or down by the damage",
+    ),
+    (
+        "p_wake",
+        "hit, not knocked out, and the knockout d100 reached `sap_wake_at`: the sleeping or held victim woke",
+    ),
+    (
+        "p_down",
+        "hit, and the blow's real and temporary damage leave the victim at 0 hit points or less (unconscious or dead)",
+    ),
+    (
+        "p_killed",
+        "hit, and the blow's real damage alone leaves the victim at `death_at` hit points or less",
+    ),
+    ("damage", "damage applied (real and temporary), over hits"),
+    ("damage_real", "the real part of the damage, over hits"),
+    (
+        "damage_temporary",
+        "the temporary part of the damage, over hits",
+    ),
+    (
+        "p_control",
+        "hit, and the grabber won the Strength contest for the object",
+    ),
+    (
+        "p_hold",
+        "hit, and the row of the modified roll on the wrestling column is a hold",
+    ),
+    (
+        "p_hold_kept",
+        "a hold, and the victim's first attempt to break it by the Strength contest fails",
+    ),
+    (
+        "p_struck_first",
+        "the armed victim's attacks of a first round, made before the grab at +4, hit the grabber at least once (0 when he holds no melee weapon, or with `armed_defender_vs_grabs = false`)",
+    ),
+    (
+        "struck_damage",
+        "the total damage of those attacks (+4 and Strength included), over the trials where one hit",
+    ),
+    (
+        "contest_rolls",
+        "pairs of contest dice rolled, ties included: over hits (grab_object) or over holds (grabs of persons and monsters)",
+    ),
+    (
+        "grabber_strength",
+        "the score the grabber rolls against in the contest, after every modifier (one hand, size; an 18/xx counted as 18)",
+    ),
+    (
+        "victim_strength",
+        "the score the victim rolls against in the contest (an 18/xx counted as 18)",
+    ),
+    (
+        "monster_strength",
+        "the grabbed monster's Strength: as given, or its rough score from its attacks (monster victims only)",
+    ),
+    (
+        "p_attacker_wins",
+        "the fight ended with only the victim down (unconscious, dead or pinned)",
+    ),
+    (
+        "p_victim_wins",
+        "the fight ended with only the attacker down",
+    ),
+    ("p_both_down", "both sides fell in the same round"),
+    (
+        "p_timeout",
+        "neither side fell within `max_rounds` (the four endings add up to 1)",
+    ),
+    ("p_victim_killed", "the victim is dead when the fight ends"),
+    (
+        "p_attacker_killed",
+        "the attacker is dead when the fight ends",
+    ),
+    ("rounds", "rounds fought (`max_rounds` for a timeout)"),
+];
+
+/// The definition of `metric`, if it is one.
+pub fn definition(metric: &str) -> Option<&'static str> {
+    DEFINITIONS
+        .iter()
+        .find(|(m, _)| *m == metric)
+        .map(|(_, d)| *d)
+}
+
+/// How a summary metric of `action` is estimated: "probability", "mean" or "fixed".
+pub fn kind_of(action: Action, metric: &str) -> Option<&'static str> {
+    summary_table(action)
+        .iter()
+        .find(|(m, _)| *m == metric)
+        .map(|(_, source)| match source {
+            Count(_) => "probability",
+            Mean(_) | ContestRolls(_) | RealPart(_) | TemporaryPart(_) => "mean",
+            SaveNeeded | MonsterStrength | GrabberStrength | VictimStrength | RollNeeded => "fixed",
+        })
 }
 
 /// The distributions of an action, by histogram slot.
@@ -493,6 +612,25 @@ mod tests {
         assert_eq!(dists(Action::Strike), ["damage"]);
         assert_eq!(dists(Action::GrabObject), ["contest_rolls"]);
         assert!(dists(Action::GrabPerson).is_empty());
+    }
+
+    #[test]
+    fn every_metric_of_every_action_has_a_definition() {
+        for action in Action::ALL {
+            for metric in summary_metrics(action).chain(distribution_metrics(action)) {
+                assert!(definition(metric).is_some(), "{action}: {metric}");
+            }
+        }
+        let used: Vec<&str> = Action::ALL
+            .iter()
+            .flat_map(|&a| summary_metrics(a).collect::<Vec<_>>())
+            .collect();
+        for (metric, _) in DEFINITIONS {
+            assert!(
+                used.contains(metric),
+                "{metric} is defined but no action reports it"
+            );
+        }
     }
 
     #[test]

@@ -236,7 +236,7 @@ impl Csv {
     }
 }
 
-/// The summary metrics of each action, headline first (SCENARIOS.md, "Metrics").
+/// The summary metrics of each action, headline first (docs/scenarios.md, "Metrics").
 pub fn summary_metrics(action: &str) -> &'static [&'static str] {
     match action {
         "mug" => &[
@@ -314,7 +314,7 @@ pub fn summary_metrics(action: &str) -> &'static [&'static str] {
     }
 }
 
-/// The distributions of each action (SCENARIOS.md, "Metrics").
+/// The distributions of each action (docs/scenarios.md, "Metrics").
 pub fn distribution_metrics(action: &str) -> &'static [&'static str] {
     match action {
         "mug" => &["ko_rounds"],

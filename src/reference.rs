@@ -407,6 +407,7 @@ impl Catalog {
                     "attacks",
                     "weapon",
                     "legs",
+                    "carrier",
                     "humanoid",
                     "natural armor",
                 ]));
@@ -424,6 +425,7 @@ impl Catalog {
                             .join("/"),
                         m.weapon.unwrap_or("").to_string(),
                         m.legs.to_string(),
+                        yes(m.carrier),
                         yes(m.humanoid),
                         yes(m.natural_armor),
                     ]);

@@ -116,15 +116,16 @@ pub enum Intent {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionOptionsSpec {
-    /// Hands used by a grab of a person or monster: 1 or 2.
+    /// Hands on the victim in a grab of a person or monster: 1 (a called shot at −4, Strength three less) or
+    /// 2 (default).
     #[schemars(range(min = 1, max = 2))]
     pub hands: Option<u32>,
-    /// The brawler's style (and a bare-handed subduer's).
+    /// What the brawler does every round (default punch); in `subdue`, only a bare-handed subduer uses it.
     pub style: Option<Style>,
-    /// Rounds before a fight is a timeout.
+    /// Rounds before a fight is a timeout (default 100).
     #[schemars(range(min = 1, max = 10_000))]
     pub max_rounds: Option<u32>,
-    /// How the victim of a fight answers.
+    /// How the victim of a fight answers: at full force (default) or holding back too.
     pub victim_intent: Option<Intent>,
 }
 

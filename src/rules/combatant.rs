@@ -197,7 +197,7 @@ pub struct SavesSpec {
 #[derive(Debug, Clone, PartialEq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CombatantSpec {
-    /// A label for outputs (default: the class or monster).
+    /// A label for messages, such as an ineligible point's reason (default: the class or monster).
     pub name: Option<String>,
     /// A character's class; a combatant is a character (`class`) or a monster (`monster`, or `hit_dice`).
     #[serde(default)]
@@ -266,7 +266,7 @@ pub struct CombatantSpec {
     pub hands_free: Option<u32>,
     /// Awake (default), asleep, or magically held: attacks on the asleep or held hit automatically.
     pub state: Option<State>,
-    /// Aware of the attacker (default true; never while asleep or held).
+    /// Aware of the attacker (default true; never while asleep or held): only a mugging needs him unaware.
     pub aware: Option<bool>,
     /// Where the attacker stands: front (default) or behind, which a mugging needs.
     pub position: Option<Position>,

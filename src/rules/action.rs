@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::rules::fight::{FightKind, FightPlan};
+use crate::rules::fight::{FightKind, FightPlan, Intent, Style};
 use crate::rules::grab::{GrabHold, GrabObject, Hands};
 use crate::rules::mugging::Mugging;
 use crate::rules::sap::Sap;
@@ -84,32 +84,6 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// What an unarmed brawler does every round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Style {
-    /// Punching (the default).
-    #[default]
-    Punch,
-    /// Wrestling.
-    Wrestle,
-    /// Overbearing.
-    Overbear,
-    /// Martial arts: not implemented (the CFH column is not in docs/rules.md yet).
-    MartialArts,
-}
-
-/// How the victim of a fight answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Intent {
-    /// At full force (the default).
-    #[default]
-    Lethal,
-    /// Holding back too.
-    Subdue,
 }
 
 /// `[action_options]` as a scenario writes it.

@@ -5,6 +5,8 @@
 //! table look-up into a few integers; `resolve` then runs one trial from those integers and a
 //! [`Roller`](crate::dice::Roller). The per-trial path therefore never looks anything up and never fails.
 
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod action;
 pub mod armed_defender;
 pub mod attack;

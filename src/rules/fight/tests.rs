@@ -887,12 +887,22 @@ fn every_folded_face_is_the_attack_roll_and_the_column_for_its_modified_roll() {
                                     let hit = roll.hits(natural);
                                     let modified = natural as i32 + roll.modifier;
                                     let adjustment = side.damage_adjustment;
-                                    let column = match blow.kind {
-                                        Kind::Punch if hit => punch(modified, adjustment, rounding),
-                                        Kind::Wrestle if hit => {
+                                    let column = match (blow.kind, hit) {
+                                        (BlowKind::Punch, true) => {
+                                            punch(modified, adjustment, rounding)
+                                        }
+                                        (BlowKind::Wrestle, true) => {
                                             wrestle(modified, adjustment, rounding)
                                         }
-                                        _ => crate::rules::brawl::Blow::default(),
+                                        (
+                                            BlowKind::Punch
+                                            | BlowKind::Wrestle
+                                            | BlowKind::Idle
+                                            | BlowKind::Weapon { .. }
+                                            | BlowKind::Natural { .. }
+                                            | BlowKind::Overbear,
+                                            _,
+                                        ) => crate::rules::brawl::Blow::default(),
                                     };
                                     column_faces += usize::from(column.damage.total > 0);
                                     assert_eq!(
@@ -981,20 +991,18 @@ fn a_fight_may_last_to_the_last_round_a_counter_holds() {
 fn the_situation_adds_the_armed_bonus_4_against_the_stunned_or_prone_and_minus_4_while_held() {
     let bonus = 4;
     for kind in [
-        Kind::Punch,
-        Kind::Wrestle,
-        Kind::Overbear,
-        Kind::Dice {
-            held_back: false,
-            natural: false,
-        },
+        BlowKind::Punch,
+        BlowKind::Wrestle,
+        BlowKind::Overbear,
+        BlowKind::Weapon { held_back: false },
+        BlowKind::Natural { held_back: true },
     ] {
         assert_eq!(situational_modifier(kind, 0, bonus), 0);
         assert_eq!(situational_modifier(kind, ARMED_BONUS, bonus), 4);
         assert_eq!(situational_modifier(kind, ARMED_BONUS, -3), -3);
         assert_eq!(situational_modifier(kind, TARGET_STUNNED, bonus), 4);
         // Prone helps every attack but the overbearer's roll to pin; stunned and prone add +4 once.
-        let prone = if kind == Kind::Overbear { 0 } else { 4 };
+        let prone = if kind == BlowKind::Overbear { 0 } else { 4 };
         assert_eq!(
             situational_modifier(kind, TARGET_PRONE, bonus),
             prone,
@@ -1005,7 +1013,7 @@ fn the_situation_adds_the_armed_bonus_4_against_the_stunned_or_prone_and_minus_4
             4
         );
         // Held, a fighter attacks at −4, except with a wrestling move against the holder.
-        let held = if kind == Kind::Wrestle { 0 } else { -4 };
+        let held = if kind == BlowKind::Wrestle { 0 } else { -4 };
         assert_eq!(situational_modifier(kind, HELD, bonus), held, "{kind:?}");
         assert_eq!(
             situational_modifier(kind, ARMED_BONUS | TARGET_STUNNED | HELD, bonus),
@@ -1038,7 +1046,7 @@ fn bare_hands_are_never_held_back_a_fist_subdues_as_a_brawler_does() {
     assert!(!p.armed_defender && p.plain.is_none());
     assert_eq!(
         p.sides[ATTACKER].blows[p.sides[ATTACKER].first_slot as usize].kind,
-        Kind::Punch
+        BlowKind::Punch
     );
 }
 
@@ -1059,7 +1067,10 @@ fn a_missile_weapon_does_not_strike_in_melee_and_makes_no_armed_defender() {
     let archer = brawl("class = \"fighter\"\nweapon = \"short bow\"");
     assert!(!archer.armed_defender);
     let victim = &archer.sides[VICTIM];
-    assert_eq!(victim.blows[victim.first_slot as usize].kind, Kind::Punch);
+    assert_eq!(
+        victim.blows[victim.first_slot as usize].kind,
+        BlowKind::Punch
+    );
     // With a dagger at his belt he draws it: an armed defender, striking with the dagger's dice.
     let drawn = brawl("class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"dagger\"");
     assert!(drawn.armed_defender);

@@ -1,0 +1,219 @@
+//! The decisions of a fight's round, each a small named function or constant beside the sentence of the rules
+//! it states (docs/rules.md §3, §6): what each side strikes with, whether the armed-defender rule applies, how
+//! many attacks a side makes, the situational modifiers of an attack roll, who acts first, and which weapon
+//! serves after a wrestling bout's first round. The folding (`fold.rs`) and the rounds (`round.rs`,
+//! `plain.rs`) ask these and decide nothing of their own.
+
+use std::cmp::Ordering;
+
+use crate::rules::armed_defender::armed_with;
+use crate::rules::combatant::Combatant;
+use crate::rules::fight::fighter::{Fighter, Slot};
+use crate::rules::fight::{FightKind, Intent, Style};
+use crate::rules::strike::can_hold_back;
+use crate::rules::tables::Size;
+use crate::rules::{Ineligible, Matchup};
+
+/// How a blow is struck: decided per side (and per slot in hand) once per point, read per attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum BlowKind {
+    /// No attack at all: a weapon slot with nothing in it, or a monster without attacks.
+    Idle,
+    /// With a weapon's damage dice, at full force or held back.
+    Weapon {
+        /// Held back (docs/rules.md §3): −4 to hit, half damage, half of it temporary.
+        held_back: bool,
+    },
+    /// With a monster's natural attacks, at full force or held back.
+    Natural {
+        /// Held back, as a weapon is.
+        held_back: bool,
+    },
+    /// Punching (docs/rules.md §6).
+    Punch,
+    /// Wrestling.
+    Wrestle,
+    /// Overbearing.
+    Overbear,
+}
+
+impl BlowKind {
+    /// Held back: its damage is split as a held-back blow's.
+    pub(super) fn held_back(self) -> bool {
+        match self {
+            BlowKind::Weapon { held_back } | BlowKind::Natural { held_back } => held_back,
+            BlowKind::Idle | BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => false,
+        }
+    }
+
+    /// An unarmed attack: the kind an armed defender strikes first against (docs/rules.md §3).
+    pub(super) fn is_unarmed(self) -> bool {
+        match self {
+            BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => true,
+            BlowKind::Idle | BlowKind::Weapon { .. } | BlowKind::Natural { .. } => false,
+        }
+    }
+}
+
+/// A style's blow: punching, wrestling or overbearing. Martial arts are refused before a fight is prepared
+/// (the scenario layer says they are not simulated yet), so they never reach here as anything but a punch.
+pub(super) fn brawling(style: Style) -> BlowKind {
+    match style {
+        Style::Wrestle => BlowKind::Wrestle,
+        Style::Overbear => BlowKind::Overbear,
+        Style::Punch | Style::MartialArts => BlowKind::Punch,
+    }
+}
+
+/// What the attacker strikes with (docs/rules.md §6 "Who does what"): a brawler his style; a subduer his
+/// melee weapon held back (one that cannot be held back makes the point ineligible), a monster its natural
+/// attacks held back, and bare hands the style, since fists are not held back.
+pub(super) fn attacker_blow(kind: FightKind, m: &Matchup) -> Result<BlowKind, Ineligible> {
+    let a = &m.attacker;
+    Ok(match kind {
+        FightKind::Brawl(style) => brawling(style),
+        FightKind::Subdue(_) if a.weapon.is_fist() && !a.attacks.is_empty() => {
+            BlowKind::Natural { held_back: true }
+        }
+        FightKind::Subdue(style) => match a.melee_weapon() {
+            Some(weapon) => {
+                can_hold_back(weapon)?;
+                BlowKind::Weapon { held_back: true }
+            }
+            None => brawling(style),
+        },
+    })
+}
+
+/// What the victim answers with (docs/rules.md §6 "Who does what"): his melee weapon, at full force or held
+/// back (then it must be one that can be: holding back is for both sides, §3); else his natural attacks;
+/// unarmed, in kind (he punches against overbearing or a blade).
+pub(super) fn victim_blow(
+    v: &Combatant,
+    intent: Intent,
+    attacker: BlowKind,
+) -> Result<BlowKind, Ineligible> {
+    let held_back = intent == Intent::Subdue;
+    Ok(if let Some(weapon) = armed_with(v) {
+        if held_back {
+            can_hold_back(weapon)
+                .map_err(|_| Ineligible::VictimNotControllable(weapon.name.clone()))?;
+        }
+        BlowKind::Weapon { held_back }
+    } else if !v.attacks.is_empty() {
+        BlowKind::Natural { held_back }
+    } else {
+        match attacker {
+            BlowKind::Wrestle => BlowKind::Wrestle,
+            BlowKind::Idle
+            | BlowKind::Weapon { .. }
+            | BlowKind::Natural { .. }
+            | BlowKind::Punch
+            | BlowKind::Overbear => BlowKind::Punch,
+        }
+    })
+}
+
+/// The armed-defender rule applies to the fight (docs/rules.md §3): an unarmed attack against a defender who
+/// strikes with a melee weapon.
+pub(super) fn armed_defender_applies(attacker: BlowKind, victim: BlowKind) -> bool {
+    attacker.is_unarmed() && matches!(victim, BlowKind::Weapon { .. })
+}
+
+/// The armed defender strikes first this round: the rule applies, he still holds a weapon (a defender
+/// reduced to his fists loses it), and an unarmed attack is tried against him (the attacker can act).
+#[inline(always)]
+pub(super) fn armed_defender_strikes(
+    applies: bool,
+    defender: &Fighter,
+    attacker: &Fighter,
+    round: u32,
+) -> bool {
+    applies && defender.slot != Slot::Fists && attacker.can_act(round)
+}
+
+/// Attacks in a round, indexed by `round % 2` (docs/rules.md §6 "Attacks per round"): a monster every one of
+/// its natural attacks; with a weapon or bare hands, warriors 3/2 at levels 7-12 and 2 from 13, everyone
+/// else one.
+pub(super) fn attacks_per_round(me: &Combatant, kind: BlowKind) -> [u32; 2] {
+    match kind {
+        BlowKind::Natural { .. } => {
+            let n = me.attacks.len() as u32;
+            [n, n]
+        }
+        BlowKind::Idle
+        | BlowKind::Weapon { .. }
+        | BlowKind::Punch
+        | BlowKind::Wrestle
+        | BlowKind::Overbear => me.weapon_attacks(),
+    }
+}
+
+/// What a fighter strikes with once his weapon gives way in a wrestling bout: a defender punches; every
+/// other blow stays what it was.
+pub(super) fn bare(kind: BlowKind) -> BlowKind {
+    match kind {
+        BlowKind::Weapon { .. } => BlowKind::Punch,
+        BlowKind::Idle
+        | BlowKind::Natural { .. }
+        | BlowKind::Punch
+        | BlowKind::Wrestle
+        | BlowKind::Overbear => kind,
+    }
+}
+
+/// Which weapon serves after the first round of a wrestling bout (docs/rules.md §3): only size S weapons
+/// can be used, so the main one if it is small, else a backup (always size S), else the fists.
+pub(super) fn slot_in_bout(main: Option<Size>, has_backup: bool) -> Slot {
+    match (main, has_backup) {
+        (Some(size), _) if size <= Size::S => Slot::Main,
+        (_, true) => Slot::Backup,
+        (Some(_) | None, false) => Slot::Fists,
+    }
+}
+
+/// The situations that change an attack roll, as bits of an index into the folded rolls and faces.
+pub(super) const ARMED_BONUS: usize = 1;
+pub(super) const TARGET_STUNNED: usize = 2;
+pub(super) const TARGET_PRONE: usize = 4;
+pub(super) const HELD: usize = 8;
+pub(super) const SITUATIONS: usize = 16;
+
+/// The situational modifier of an attack roll (docs/rules.md §3, §6): the armed defender's bonus, +4
+/// against a stunned or prone target (prone does not help the overbearer, who must pin him), −4 while held
+/// (a wrestler attacks the holder normally).
+pub(super) fn situational_modifier(kind: BlowKind, situation: usize, armed_bonus: i32) -> i32 {
+    let mut modifier = 0;
+    if situation & ARMED_BONUS != 0 {
+        modifier += armed_bonus;
+    }
+    let prone = situation & TARGET_PRONE != 0 && kind != BlowKind::Overbear;
+    if situation & TARGET_STUNNED != 0 || prone {
+        modifier += 4;
+    }
+    if situation & HELD != 0 && kind != BlowKind::Wrestle {
+        modifier -= 4;
+    }
+    modifier
+}
+
+/// Who resolves his attacks of the round first (docs/rules.md §1 "Initiative").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Order {
+    /// The attacker rolled lower.
+    AttackerFirst,
+    /// The victim rolled lower.
+    VictimFirst,
+    /// A tie: both sides' attacks are rolled, and all their effects apply together.
+    Together,
+}
+
+/// Each side rolls a d10 (attacker first); the lower acts first, a tie is simultaneous.
+#[inline(always)]
+pub(super) fn order(initiative: [u32; 2]) -> Order {
+    match initiative[0].cmp(&initiative[1]) {
+        Ordering::Less => Order::AttackerFirst,
+        Ordering::Greater => Order::VictimFirst,
+        Ordering::Equal => Order::Together,
+    }
+}

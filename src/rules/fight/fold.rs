@@ -1,0 +1,390 @@
+//! The per-point folding of a fight: each side's blows turned into numbers once, so that a round only indexes
+//! tables. For every situation of an attack roll (armed bonus, target stunned, target prone, held) and every
+//! d20 face, a blow knows whether it hits and what the row of the column does; a plain side's attacks are
+//! folded further into strikes. Every fold is held to the plain rule by a test in `tests.rs`.
+
+use crate::dice::{Dice, Roller};
+use crate::rules::RuleOptions;
+use crate::rules::attack::{AttackRoll, ContestScore};
+use crate::rules::brawl::{overbear_modifier, punch, wrestle};
+use crate::rules::catalog::Weapon;
+use crate::rules::combatant::{Combatant, HitPoints};
+use crate::rules::fight::decide::{
+    BlowKind, SITUATIONS, attacks_per_round, bare, situational_modifier, slot_in_bout,
+};
+use crate::rules::fight::fighter::{SLOTS, Slot};
+use crate::rules::grab::size_modifier;
+use crate::rules::options::{OddPoint, Rounding};
+use crate::rules::strike::HELD_BACK_PENALTY;
+use crate::rules::tables::{Size, wrestling_armor_penalty};
+
+/// What one natural d20 face does for a blow in one situation: whether it hits and, for punching and
+/// wrestling, what the row of its modified roll does (nothing on a miss). Why: a round then reads one entry
+/// where it would add the modifier, compare, clamp, look the row up and split its damage into quarters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct Face {
+    pub(super) hit: bool,
+    /// A wrestling hold.
+    pub(super) hold: bool,
+    /// A punch's knockout chance in percent.
+    pub(super) ko_percent: u8,
+    /// A punch's or wrestling move's real and temporary damage (weapons roll theirs).
+    pub(super) damage: [i16; 2],
+}
+
+impl Face {
+    /// The face `natural` of `roll`, for a blow of `kind` by a side whose Strength adjusts damage by
+    /// `damage_adjustment`.
+    pub(super) fn new(
+        kind: BlowKind,
+        roll: &AttackRoll,
+        natural: u32,
+        damage_adjustment: i32,
+        rounding: Rounding,
+    ) -> Face {
+        let hit = roll.hits(natural);
+        let modified = natural as i32 + roll.modifier;
+        let row = match kind {
+            BlowKind::Punch if hit => punch(modified, damage_adjustment, rounding),
+            BlowKind::Wrestle if hit => wrestle(modified, damage_adjustment, rounding),
+            // A miss does nothing; other blows read no column.
+            BlowKind::Punch
+            | BlowKind::Wrestle
+            | BlowKind::Idle
+            | BlowKind::Weapon { .. }
+            | BlowKind::Natural { .. }
+            | BlowKind::Overbear => crate::rules::brawl::Blow::default(),
+        };
+        // Row damage is at most a few points plus Strength's adjustment, and chances are percentages: the
+        // narrowing keeps every value.
+        let narrow = |x: u32| i16::try_from(x).unwrap_or(i16::MAX);
+        Face {
+            hit,
+            hold: row.hold,
+            ko_percent: u8::try_from(row.ko_percent).unwrap_or(u8::MAX),
+            damage: [narrow(row.damage.real), narrow(row.damage.temporary)],
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn damage(&self) -> [i32; 2] {
+        self.damage.map(i32::from)
+    }
+}
+
+/// One way a side attacks, folded into numbers once per point: the attack roll for every situation, what
+/// each d20 face does in it, the damage dice and what is added to them. A fight then only indexes tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Blow {
+    pub(super) kind: BlowKind,
+    /// The attack roll in each situation, indexed by the `ARMED_BONUS | TARGET_* | HELD` bits.
+    pub(super) rolls: [AttackRoll; SITUATIONS],
+    /// What each d20 face does in each situation: `faces[situation][natural]` (index 0 unused).
+    pub(super) faces: [[Face; 21]; SITUATIONS],
+    /// The weapon's damage dice, or the first natural attack's.
+    pub(super) dice: Dice,
+    /// Added to the damage dice: Strength and magic, plus the armed defender's bonus at index 1.
+    pub(super) damage_add: [i32; 2],
+    /// How the damage splits into real and temporary.
+    pub(super) split: Split,
+}
+
+/// How the damage of a weapon or natural attack (its dice plus everything added) becomes real and temporary
+/// damage (docs/rules.md §3): all real (at least 1) at full force; held back, half of it (by the rule's rounding,
+/// at least 1), of which half (rounded down) is temporary. Folded into a shift and an addend, so that a round
+/// computes it with no branch and no division; a test holds it to [`crate::rules::strike::held_back`] for
+/// every rounding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Split {
+    /// 1 when held back, else 0.
+    pub(super) held_back: u32,
+    /// 1 when a held-back half rounds up, else 0: `(x + up) >> 1` is half of `x` by the rule's rounding.
+    pub(super) up: i32,
+    /// 1 when the odd point of a held-back total is temporary, else 0: `(total + odd) >> 1` is then the
+    /// temporary share.
+    pub(super) odd: i32,
+}
+
+impl Split {
+    pub(super) fn new(held_back: bool, rounding: Rounding, odd_point: OddPoint) -> Split {
+        Split {
+            held_back: u32::from(held_back),
+            up: rounding.divide(1, 2),
+            odd: odd_point.odd(),
+        }
+    }
+
+    /// The real and temporary damage of `rolled`.
+    #[inline(always)]
+    pub(super) fn damage(&self, rolled: i32) -> [i32; 2] {
+        // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well.
+        let total = ((rolled + self.up * self.held_back as i32) >> self.held_back).max(1);
+        let temporary = ((total + self.odd) >> 1) * self.held_back as i32;
+        [total - temporary, temporary]
+    }
+}
+
+impl Blow {
+    /// Rolls the damage of a weapon or natural attack, attack `i` of its turn (a monster strikes with its
+    /// i-th natural attack's dice): the dice plus what is added (`armed`: with the armed defender's bonus),
+    /// split into real and temporary. Other kinds of blow do no damage here.
+    #[inline(always)]
+    pub(super) fn roll_damage<R: Roller + ?Sized>(
+        &self,
+        natural_dice: &[Dice],
+        i: usize,
+        armed: bool,
+        rng: &mut R,
+    ) -> [i32; 2] {
+        let natural = match self.kind {
+            BlowKind::Weapon { .. } => false,
+            BlowKind::Natural { .. } => true,
+            BlowKind::Idle | BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => {
+                return [0, 0];
+            }
+        };
+        let rolled = self.dice(natural, natural_dice, i).roll(rng);
+        self.split
+            .damage(rolled + self.damage_add[usize::from(armed)])
+    }
+
+    /// The damage dice of attack `i` of a turn: a monster strikes with its i-th natural attack's dice.
+    #[inline(always)]
+    pub(super) fn dice<'a>(
+        &'a self,
+        natural: bool,
+        natural_dice: &'a [Dice],
+        i: usize,
+    ) -> &'a Dice {
+        match natural {
+            true => natural_dice.get(i).unwrap_or(&self.dice),
+            false => &self.dice,
+        }
+    }
+}
+
+/// One side, folded into numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Side {
+    pub(super) hp: HitPoints,
+    pub(super) damage_adjustment: i32,
+    /// Attacks in a round, indexed by `round % 2` (even rounds first): a monster every natural attack, a
+    /// warrior 3/2 at levels 7-12 (two in every second round, from the second) and 2 from 13, everyone
+    /// else one.
+    pub(super) attacks: [u32; 2],
+    /// One attack in every round: such a side's turn, with no hold in play, is that attack alone (see
+    /// `FightPlan::turn`), so the common turn skips the count and the loop.
+    pub(super) single: bool,
+    /// Every natural attack's dice, in order.
+    pub(super) natural: Vec<Dice>,
+    /// The blow struck from each slot.
+    pub(super) blows: [Blow; SLOTS],
+    /// The slot held as the fight starts.
+    pub(super) first_slot: Slot,
+    /// The slot the main weapon gives way to after the first round of a wrestling bout (only size S
+    /// weapons serve): the backup, else the fists; the main slot again when the main weapon is small.
+    pub(super) in_bout: Slot,
+    /// Contest score while holding the other side (size modifier included).
+    pub(super) holding: ContestScore,
+    /// Contest score while breaking free.
+    pub(super) breaking: ContestScore,
+}
+
+/// A side of a plain fight: how many attacks it makes and what each one does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct PlainSide {
+    /// Attacks in a round, indexed by `round % 2`, as [`Side::attacks`] (none for an idle blow).
+    pub(super) attacks: [u32; 2],
+    /// Attack `i` of a round, for every `i` a round can have.
+    pub(super) strikes: Vec<PlainStrike>,
+}
+
+/// One attack of a plain round folded to plain integers: the faces that hit, the damage dice, and how
+/// their sum becomes real and temporary damage. Why: the round then has no branch on the kind of blow,
+/// on natural attacks or on holding back, and no division.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PlainStrike {
+    pub(super) roll: AttackRoll,
+    pub(super) dice: Dice,
+    /// Strength and magic, added to the dice.
+    pub(super) add: i32,
+    pub(super) split: Split,
+}
+
+impl PlainStrike {
+    /// The `i`-th attack of a round struck with `blow`, or `None` for a blow that is not a weapon's or a
+    /// natural attack's.
+    pub(super) fn fold(blow: &Blow, natural: &[Dice], i: usize) -> Option<PlainStrike> {
+        let is_natural = match blow.kind {
+            BlowKind::Weapon { .. } => false,
+            BlowKind::Natural { .. } => true,
+            BlowKind::Idle | BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => {
+                return None;
+            }
+        };
+        Some(PlainStrike {
+            roll: blow.rolls[0],
+            dice: *blow.dice(is_natural, natural, i),
+            add: blow.damage_add[0],
+            split: blow.split,
+        })
+    }
+}
+
+/// A weapon's numbers against the other side.
+pub(super) struct Arm {
+    dice: Dice,
+    magic: i32,
+    size: Size,
+}
+
+pub(super) fn arm(weapon: &Weapon, against: Size) -> Arm {
+    Arm {
+        dice: weapon.damage_against(against),
+        magic: weapon.magic,
+        size: weapon.size,
+    }
+}
+
+/// Builds the blow a fighter strikes in `kind`, with `modifier` (everything but the situation) added to
+/// every roll.
+fn blow(
+    me: &Combatant,
+    them: &Combatant,
+    kind: BlowKind,
+    modifier: i32,
+    dice: Dice,
+    damage_add: i32,
+    options: &RuleOptions,
+) -> Blow {
+    let bonus = options.armed_defender_bonus;
+    let rolls: [AttackRoll; SITUATIONS] = std::array::from_fn(|situation| {
+        let situational = situational_modifier(kind, situation, bonus);
+        AttackRoll::new(me.thac0, them.ac.normal(), modifier + situational, options)
+    });
+    let adjustment = me.damage_adjustment();
+    Blow {
+        kind,
+        rolls,
+        faces: rolls.map(|roll| {
+            std::array::from_fn(|natural| {
+                Face::new(kind, &roll, natural as u32, adjustment, options.rounding)
+            })
+        }),
+        dice,
+        damage_add: [damage_add, damage_add + bonus],
+        split: Split::new(
+            kind.held_back(),
+            options.rounding,
+            options.held_back_odd_point,
+        ),
+    }
+}
+
+/// The blow struck in `mode` with `weapon` in hand (`None`: the slot is empty).
+fn blow_in(
+    me: &Combatant,
+    them: &Combatant,
+    mode: BlowKind,
+    weapon: Option<&Arm>,
+    options: &RuleOptions,
+) -> Blow {
+    let penalty = |held_back: bool| if held_back { HELD_BACK_PENALTY } else { 0 };
+    let hit = me.hit_adjustment();
+    let strength = me.damage_adjustment();
+    // The punching column ignores the damage dice: any will do.
+    let fist = Dice::of(1, 2, 0);
+    let make = |kind, modifier, dice, damage_add| {
+        blow(me, them, kind, modifier, dice, damage_add, options)
+    };
+    match mode {
+        BlowKind::Weapon { held_back } => match weapon {
+            Some(w) => make(
+                BlowKind::Weapon { held_back },
+                hit + w.magic + penalty(held_back),
+                w.dice,
+                strength + w.magic,
+            ),
+            None => make(BlowKind::Idle, 0, fist, 0),
+        },
+        // Natural attacks: a plain d20, no Strength or magic; −4 when held back.
+        BlowKind::Natural { held_back } => match me.attacks.first() {
+            Some(&dice) => make(BlowKind::Natural { held_back }, penalty(held_back), dice, 0),
+            None => make(BlowKind::Idle, 0, fist, 0),
+        },
+        BlowKind::Idle => make(BlowKind::Idle, 0, fist, 0),
+        BlowKind::Punch => make(BlowKind::Punch, hit, fist, 0),
+        BlowKind::Wrestle => make(
+            BlowKind::Wrestle,
+            hit + wrestling_armor_penalty(me.armor_type),
+            fist,
+            0,
+        ),
+        BlowKind::Overbear => make(
+            BlowKind::Overbear,
+            hit + overbear_modifier(me.size, them.size, them.legs),
+            fist,
+            0,
+        ),
+    }
+}
+
+/// Folds one side: `weapon` and `backup` are what it holds (`None` for a brawler's empty hands).
+pub(super) fn side(
+    me: &Combatant,
+    them: &Combatant,
+    mode: BlowKind,
+    weapon: Option<Arm>,
+    backup: Option<Arm>,
+    options: &RuleOptions,
+) -> Side {
+    let attacks = attacks_per_round(me, mode);
+    let in_bout = slot_in_bout(weapon.as_ref().map(|w| w.size), backup.is_some());
+    Side {
+        hp: me.hp,
+        damage_adjustment: me.damage_adjustment(),
+        attacks,
+        single: attacks == [1, 1],
+        natural: me.attacks.clone(),
+        blows: [
+            blow_in(me, them, mode, weapon.as_ref(), options),
+            blow_in(me, them, mode, backup.as_ref(), options),
+            blow_in(me, them, bare(mode), None, options),
+        ],
+        first_slot: if weapon.is_some() {
+            Slot::Main
+        } else {
+            Slot::Fists
+        },
+        in_bout,
+        holding: me
+            .contest_score()
+            .modified(size_modifier(me, them, options)),
+        breaking: me.contest_score(),
+    }
+}
+
+impl Side {
+    /// This side folded for a plain fight, or `None` when the blow in hand as the fight starts can stun,
+    /// knock down or hold.
+    pub(super) fn plain(&self) -> Option<PlainSide> {
+        let blow = &self.blows[self.first_slot as usize];
+        match blow.kind {
+            BlowKind::Weapon { .. } | BlowKind::Natural { .. } => {}
+            BlowKind::Idle => {
+                return Some(PlainSide {
+                    attacks: [0, 0],
+                    strikes: Vec::new(),
+                });
+            }
+            BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => return None,
+        }
+        let most = self.attacks[0].max(self.attacks[1]) as usize;
+        Some(PlainSide {
+            attacks: self.attacks,
+            strikes: (0..most)
+                .map(|i| PlainStrike::fold(blow, &self.natural, i))
+                .collect::<Option<_>>()?,
+        })
+    }
+}

@@ -1,0 +1,71 @@
+//! The plain round: a fight of weapons and natural attacks only, where nobody can be stunned, knocked down,
+//! pinned or held, and there is no armed defender. After both initiatives it rolls the attacker's attacks and
+//! then the victim's, each its d20 and its damage dice, hit or miss, and whether its side will still stand to
+//! strike or not; initiative only orders the effects. Why: such a round runs without a branch on who acts
+//! first or on hit or miss (1.4 times as fast as the general round when it was introduced, more since its
+//! attacks are folded into `PlainStrike`s), and rule variants that change only who hits meet the same damage
+//! dice. An exact enumeration of every die of a round holds it to the general round
+//! (`a_plain_round_has_exactly_the_general_rounds_outcomes`).
+
+use crate::dice::Roller;
+use crate::rules::fight::fighter::{Clock, Fighter};
+use crate::rules::fight::fold::PlainSide;
+use crate::rules::fight::{ATTACKER, FightOutcome, FightPlan, VICTIM};
+
+impl FightPlan {
+    /// The rounds of a plain fight ([`FightPlan::plain`]). Only damage happens, so each side's attacks come
+    /// down to the real and temporary damage of those that hit; the faster side always strikes (both stand
+    /// as a round begins), and the slower one if he still stands or on a tie.
+    #[inline(always)]
+    pub(super) fn plain_rounds<R: Roller + ?Sized>(
+        &self,
+        plain: &[PlainSide; 2],
+        f: &mut [Fighter; 2],
+        from: Clock,
+        rng: &mut R,
+    ) -> FightOutcome {
+        let mut heal_in = from.heal_in;
+        // A counter that stops after the last round a `u32` holds, not `from.round..=self.max_rounds`: the
+        // inclusive range's check for exhaustion cost about 5 % of a round's instructions, here and in
+        // `rounds`.
+        let mut round = from.round;
+        while round <= self.max_rounds {
+            let (a, v) = (rng.die(10), rng.die(10));
+            let by_attacker = plain[ATTACKER].attacks(round, rng);
+            let by_victim = plain[VICTIM].attacks(round, rng);
+            // 1 or 0, as multipliers. On a tie nothing lands before both have struck.
+            let (attacker_first, victim_first) = (i32::from(a < v), i32::from(a > v));
+            // Both stand as a round begins, so a side strikes exactly when the other side's faster blows
+            // (none unless the other side is faster) leave him conscious.
+            let attacker_strikes = i32::from(f[ATTACKER].stands_after(by_victim, victim_first));
+            let victim_strikes = i32::from(f[VICTIM].stands_after(by_attacker, attacker_first));
+            f[VICTIM].suffer(by_attacker, attacker_strikes);
+            f[ATTACKER].suffer(by_victim, victim_strikes);
+            if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
+                return outcome;
+            }
+            let Some(next) = round.checked_add(1) else {
+                break;
+            };
+            round = next;
+        }
+        self.timeout()
+    }
+}
+
+impl PlainSide {
+    /// Rolls this side's attacks in a plain round, each its d20 and its damage dice, and returns the real
+    /// and temporary damage of those that hit.
+    #[inline(always)]
+    pub(super) fn attacks<R: Roller + ?Sized>(&self, round: u32, rng: &mut R) -> [i32; 2] {
+        let n = self.attacks[(round % 2) as usize] as usize;
+        let mut dealt = [0, 0];
+        for strike in &self.strikes[..n] {
+            let hit = i32::from(strike.roll.hits(rng.die(20)));
+            let [real, temporary] = strike.split.damage(strike.dice.roll(rng) + strike.add);
+            dealt[0] += real * hit;
+            dealt[1] += temporary * hit;
+        }
+        dealt
+    }
+}

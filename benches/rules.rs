@@ -89,6 +89,16 @@ fn fights(c: &mut Criterion) {
         100,
     )
     .expect("eligible");
+    let artist =
+        "class = \"fighter\"\nlevel = 5\nstrength = 17\nac = 7\nmartial_arts = \"specialized\"";
+    let martial_arts = FightPlan::prepare(
+        &matchup(artist, guard),
+        &o,
+        FightKind::Brawl(Style::MartialArts),
+        Intent::Lethal,
+        100,
+    )
+    .expect("eligible");
     let mut group = c.benchmark_group("fight");
     group.throughput(Throughput::Elements(1));
     let mut rng = Pooled::new(Xoshiro256PlusPlus::seed_from_u64(2));
@@ -97,6 +107,9 @@ fn fights(c: &mut Criterion) {
     });
     group.bench_function("brawl_wrestle", |b| {
         b.iter(|| black_box(wrestle.resolve(&mut rng)))
+    });
+    group.bench_function("brawl_martial_arts", |b| {
+        b.iter(|| black_box(martial_arts.resolve(&mut rng)))
     });
     group.bench_function("subdue_ogre", |b| {
         b.iter(|| black_box(subdue.resolve(&mut rng)))

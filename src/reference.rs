@@ -14,7 +14,7 @@ use crate::rules::tables::{self, Group, HitDice, SaveCategory, Strength};
 use crate::stats::metrics;
 
 /// The parts `subdual reference` prints, with what each holds.
-pub const PARTS: [(&str, &str); 19] = [
+pub const PARTS: [(&str, &str); 20] = [
     ("scenario-keys", "the top-level keys of a scenario file"),
     ("combatant-fields", "the fields of [attacker] and [victim]"),
     ("weapon-fields", "the fields of an inline weapon"),
@@ -46,6 +46,7 @@ pub const PARTS: [(&str, &str); 19] = [
         "brawl-column",
         "the punching and wrestling column, and the wrestler's armor penalties",
     ),
+    ("martial-arts-column", "the martial arts column"),
 ];
 
 /// The JSON Schema of a scenario file, pretty-printed (`subdual schema`, `docs/scenario.schema.json`).
@@ -82,6 +83,7 @@ pub fn part(name: &str) -> Option<String> {
         "strength" => strength(),
         "dexterity" => dexterity(),
         "brawl-column" => brawl_column(),
+        "martial-arts-column" => martial_arts_column(),
         _ => return None,
     })
 }
@@ -638,6 +640,28 @@ fn brawl_column() -> String {
         .collect();
     text.push_str(&markdown(&["armor_type", "wrestler's attack"], armor));
     text
+}
+
+/// The martial arts column, from the roll that reads it.
+fn martial_arts_column() -> String {
+    let label = |roll: i32| match roll {
+        20 => "20+".to_string(),
+        1 => "1 or less".to_string(),
+        r => r.to_string(),
+    };
+    let rows = (1..=20)
+        .rev()
+        .map(|roll| {
+            let r = tables::martial_arts_row(roll);
+            vec![
+                label(roll),
+                r.maneuver.to_string(),
+                r.damage.to_string(),
+                r.ko_percent.to_string(),
+            ]
+        })
+        .collect();
+    markdown(&["roll", "maneuver", "damage", "% knockout"], rows)
 }
 
 fn signed(n: i32) -> String {

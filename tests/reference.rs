@@ -94,11 +94,11 @@ fn the_shipped_schema_is_what_the_program_prints() {
     if std::env::var("UPDATE_REFERENCE").is_ok_and(|v| v == "1") {
         std::fs::write(&path, &o.stdout).unwrap();
     }
-    assert_eq!(
-        read(&path),
-        stdout(&o),
+    // A plain comparison: the schema is long, and its diff is for git to show.
+    assert!(
+        read(&path) == stdout(&o),
         "docs/scenario.schema.json differs from `subdual schema` \
-         (run UPDATE_REFERENCE=1 cargo test --release --test reference)"
+         (run UPDATE_REFERENCE=1 cargo test --release --test reference and review the diff)"
     );
 }
 

@@ -4,7 +4,7 @@
 use crate::dice::Roller;
 use crate::rules::Damage;
 use crate::rules::options::Rounding;
-use crate::rules::tables::{Size, brawl_row};
+use crate::rules::tables::{Size, brawl_row, martial_arts_row};
 
 /// What one unarmed attack that landed does, read from the punching and wrestling column. Whether it lands
 /// is the attack roll's business (the fight rolls it once for every kind of blow). Why no dice here: the
@@ -32,12 +32,29 @@ pub fn punch(modified: i32, damage_adjustment: i32, rounding: Rounding) -> Blow 
     }
 }
 
+/// A martial arts maneuver that hit, its row read from `row_roll` (docs/rules.md §6 "Martial arts"): the
+/// row's damage plus Strength (plus 1 for a specialist), never below 0, 25% real, and the row's knockout
+/// chance, rolled as a punch's.
+pub fn martial_arts(row_roll: i32, damage_bonus: i32, rounding: Rounding) -> Blow {
+    let row = martial_arts_row(row_roll);
+    let total = (row.damage + damage_bonus).max(0) as u32;
+    Blow {
+        damage: Damage::quarter_real(total, rounding),
+        ko_percent: row.ko_percent,
+        hold: false,
+    }
+}
+
 /// A punch's knockout roll: d100 ≤ %KO knocks the target out, stunned for 1d10 rounds. Every punch that
-/// hits rolls the d100, whatever its chance.
+/// hits rolls the d100, whatever its chance; it is asked as a region of the d100 (one `die(100)` all the
+/// same), so that an exact walk of a round sees two branches rather than a hundred.
 #[inline(always)]
 pub fn knockout<R: Roller + ?Sized>(ko_percent: u32, rng: &mut R) -> Option<u32> {
-    (rng.die(100) <= ko_percent).then(|| rng.die(10))
+    (rng.region(&D100, &[ko_percent as i32]) == 0).then(|| rng.die(10))
 }
+
+/// The knockout roll.
+const D100: crate::dice::Dice = crate::dice::Dice::of(1, 100, 0);
 
 /// Damage of a wrestling move, or of a hold kept for its `k`-th round: k + Strength's damage adjustment
 /// (1 for a new move), never below 0, 25% real.

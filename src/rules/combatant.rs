@@ -51,6 +51,21 @@ pub enum Position {
     Behind,
 }
 
+/// Training in martial arts (docs/rules.md §6 "Martial arts"): only the trained may fight with the column.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum MartialArtsSkill {
+    /// Untrained (the default).
+    #[default]
+    None,
+    /// Proficient: the column, as it is.
+    Proficient,
+    /// Specialized: +1 to hit, +1 damage, one more attack a round, and +1 to the row.
+    Specialized,
+}
+
 /// A weapon as a scenario names it: a catalog name, or an inline table.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WeaponSpec {
@@ -270,6 +285,8 @@ pub struct CombatantSpec {
     pub aware: Option<bool>,
     /// Where the attacker stands: front (default) or behind, which a mugging needs.
     pub position: Option<Position>,
+    /// Training in martial arts, which `style = "martial_arts"` needs (default none).
+    pub martial_arts: Option<MartialArtsSkill>,
     /// A monster of humanoid anatomy, which a mugging needs (default: the catalog's, else true).
     pub humanoid: Option<bool>,
     /// A monster whose armor class is its own hide or scales, so the helmet rule spares it (default: the catalog's, else false).
@@ -278,7 +295,7 @@ pub struct CombatantSpec {
 
 impl CombatantSpec {
     /// The field names a scenario may use, in declaration order (for suggestions on a misspelt one).
-    pub const FIELDS: [&'static str; 31] = [
+    pub const FIELDS: [&'static str; 32] = [
         "name",
         "class",
         "level",
@@ -308,6 +325,7 @@ impl CombatantSpec {
         "state",
         "aware",
         "position",
+        "martial_arts",
         "humanoid",
         "natural_armor",
     ];
@@ -420,6 +438,8 @@ pub struct Combatant {
     pub aware: bool,
     /// Where it stands.
     pub position: Position,
+    /// Training in martial arts.
+    pub martial_arts: MartialArtsSkill,
     /// Of humanoid anatomy (every character; monsters by the catalog).
     pub humanoid: bool,
     /// Armored by its own hide (the helmet rule spares its head).
@@ -666,6 +686,7 @@ impl Combatant {
         if let Some(humanoid) = spec.humanoid {
             c.humanoid = humanoid;
         }
+        c.martial_arts = spec.martial_arts.unwrap_or_default();
         if let Some(natural_armor) = spec.natural_armor {
             c.natural_armor = natural_armor;
         }
@@ -877,6 +898,7 @@ fn resolve_character(
         state: State::Awake,
         aware: true,
         position: Position::Front,
+        martial_arts: MartialArtsSkill::None,
         humanoid: true,
         natural_armor: false,
     })
@@ -989,6 +1011,7 @@ fn resolve_monster(
         state: State::Awake,
         aware: true,
         position: Position::Front,
+        martial_arts: MartialArtsSkill::None,
         humanoid: monster.is_none_or(|m| m.humanoid),
         natural_armor: monster.is_some_and(|m| m.natural_armor),
     })

@@ -189,6 +189,11 @@ pub enum Ineligible {
     /// A fight needs an attacker who can fight.
     #[error("a fight needs an awake attacker (the attacker is {0})")]
     AttackerHelpless(StateName),
+    /// Martial arts need training.
+    #[error(
+        "martial arts need training: the {0} has none (set martial_arts = \"proficient\" or \"specialized\")"
+    )]
+    NoMartialArts(String),
     /// Grabbing an object needs something held.
     #[error("the victim holds no weapon to grab")]
     NothingToGrab,

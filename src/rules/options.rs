@@ -132,6 +132,19 @@ impl OddPoint {
     }
 }
 
+/// Which roll reads the martial arts column (docs/rules.md §6 "Martial arts").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum MartialArtsRow {
+    /// The modified attack roll, as the punching column is read (the default).
+    #[default]
+    Modified,
+    /// The natural d20, as one copy of the rules has it.
+    Unmodified,
+}
+
 /// The rule switches of docs/rules.md §8. `Default` gives the contract's defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -200,6 +213,8 @@ pub struct RuleOptions {
     pub armed_defender_vs_grabs: bool,
     /// A grab of a person of another size uses the halved size modifier.
     pub grab_person_size: bool,
+    /// Which roll reads the martial arts column.
+    pub martial_arts_row: MartialArtsRow,
 }
 
 impl Default for RuleOptions {
@@ -233,6 +248,7 @@ impl Default for RuleOptions {
             mug_humanoid_only: true,
             armed_defender_vs_grabs: true,
             grab_person_size: true,
+            martial_arts_row: MartialArtsRow::Modified,
         }
     }
 }
@@ -249,7 +265,7 @@ pub struct OptionError {
 
 impl RuleOptions {
     /// The names of every switch, in docs/rules.md §8 order (for suggestions on a misspelt switch).
-    pub const SWITCHES: [&'static str; 27] = [
+    pub const SWITCHES: [&'static str; 28] = [
         "natural_20_hits",
         "natural_1_misses",
         "natural_20_saves",
@@ -277,6 +293,7 @@ impl RuleOptions {
         "mug_humanoid_only",
         "armed_defender_vs_grabs",
         "grab_person_size",
+        "martial_arts_row",
     ];
 
     /// Checks every range docs/rules.md §8 states; the first violation is returned.
@@ -374,6 +391,7 @@ mod tests {
         assert!(o.mug_humanoid_only);
         assert!(o.armed_defender_vs_grabs);
         assert!(o.grab_person_size);
+        assert_eq!(o.martial_arts_row, MartialArtsRow::Modified);
         let parsed: RuleOptions = toml::from_str("held_back_odd_point = \"real\"").unwrap();
         assert_eq!(parsed.held_back_odd_point, OddPoint::Real);
         assert!(toml::from_str::<RuleOptions>("held_back_odd_point = \"half\"").is_err());

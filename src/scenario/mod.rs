@@ -393,15 +393,13 @@ impl Builder<'_> {
             ));
         }
         match key {
-            "hands" if !matches!(value.as_integer(), Some(1 | 2)) => {
-                Some((format!("hands = {value} is out of range: expected 1 or 2"), None))
-            }
-            "max_rounds" if !matches!(value.as_integer(), Some(1..=10_000)) => {
-                Some((format!("max_rounds = {value} is out of range: expected 1 to 10000"), None))
-            }
-            "style" if value.as_str() == Some("martial_arts") => Some((
-                "style \"martial_arts\" is not supported yet: its results column is not in the rules".to_string(),
-                Some("use \"punch\", \"wrestle\" or \"overbear\"".to_string()),
+            "hands" if !matches!(value.as_integer(), Some(1 | 2)) => Some((
+                format!("hands = {value} is out of range: expected 1 or 2"),
+                None,
+            )),
+            "max_rounds" if !matches!(value.as_integer(), Some(1..=10_000)) => Some((
+                format!("max_rounds = {value} is out of range: expected 1 to 10000"),
+                None,
             )),
             _ => None,
         }

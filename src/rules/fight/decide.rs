@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 use crate::rules::armed_defender::armed_with;
-use crate::rules::combatant::Combatant;
+use crate::rules::combatant::{Combatant, MartialArtsSkill};
 use crate::rules::fight::fighter::{Fighter, Slot};
 use crate::rules::fight::{FightKind, Intent, Style};
 use crate::rules::strike::can_hold_back;
@@ -35,6 +35,11 @@ pub(super) enum BlowKind {
     Wrestle,
     /// Overbearing.
     Overbear,
+    /// Martial arts (the CFH column, docs/rules.md §6), by a proficient or specialized fighter.
+    MartialArts {
+        /// Specialized: +1 to hit, +1 damage, +1 to the row, one more attack a round.
+        specialized: bool,
+    },
 }
 
 impl BlowKind {
@@ -42,26 +47,46 @@ impl BlowKind {
     pub(super) fn held_back(self) -> bool {
         match self {
             BlowKind::Weapon { held_back } | BlowKind::Natural { held_back } => held_back,
-            BlowKind::Idle | BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => false,
+            BlowKind::Idle
+            | BlowKind::Punch
+            | BlowKind::Wrestle
+            | BlowKind::Overbear
+            | BlowKind::MartialArts { .. } => false,
         }
     }
 
     /// An unarmed attack: the kind an armed defender strikes first against (docs/rules.md §3).
     pub(super) fn is_unarmed(self) -> bool {
         match self {
-            BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => true,
+            BlowKind::Punch
+            | BlowKind::Wrestle
+            | BlowKind::Overbear
+            | BlowKind::MartialArts { .. } => true,
             BlowKind::Idle | BlowKind::Weapon { .. } | BlowKind::Natural { .. } => false,
         }
     }
 }
 
-/// A style's blow: punching, wrestling or overbearing. Martial arts are refused before a fight is prepared
-/// (the scenario layer says they are not simulated yet), so they never reach here as anything but a punch.
-pub(super) fn brawling(style: Style) -> BlowKind {
-    match style {
+/// A style's blow: punching, wrestling, overbearing, or martial arts, which only a trained fighter may use
+/// (docs/rules.md §6 "Martial arts"; the point is ineligible otherwise).
+pub(super) fn brawling(style: Style, me: &Combatant) -> Result<BlowKind, Ineligible> {
+    Ok(match style {
+        Style::Punch => BlowKind::Punch,
         Style::Wrestle => BlowKind::Wrestle,
         Style::Overbear => BlowKind::Overbear,
-        Style::Punch | Style::MartialArts => BlowKind::Punch,
+        Style::MartialArts => match trained(me) {
+            Some(kind) => kind,
+            None => return Err(Ineligible::NoMartialArts(me.name.clone())),
+        },
+    })
+}
+
+/// The martial arts blow of a fighter trained in them, if he is.
+fn trained(me: &Combatant) -> Option<BlowKind> {
+    match me.martial_arts {
+        MartialArtsSkill::None => None,
+        MartialArtsSkill::Proficient => Some(BlowKind::MartialArts { specialized: false }),
+        MartialArtsSkill::Specialized => Some(BlowKind::MartialArts { specialized: true }),
     }
 }
 
@@ -71,7 +96,7 @@ pub(super) fn brawling(style: Style) -> BlowKind {
 pub(super) fn attacker_blow(kind: FightKind, m: &Matchup) -> Result<BlowKind, Ineligible> {
     let a = &m.attacker;
     Ok(match kind {
-        FightKind::Brawl(style) => brawling(style),
+        FightKind::Brawl(style) => brawling(style, a)?,
         FightKind::Subdue(_) if a.weapon.is_fist() && !a.attacks.is_empty() => {
             BlowKind::Natural { held_back: true }
         }
@@ -80,14 +105,15 @@ pub(super) fn attacker_blow(kind: FightKind, m: &Matchup) -> Result<BlowKind, In
                 can_hold_back(weapon)?;
                 BlowKind::Weapon { held_back: true }
             }
-            None => brawling(style),
+            None => brawling(style, a)?,
         },
     })
 }
 
 /// What the victim answers with (docs/rules.md §6 "Who does what"): his melee weapon, at full force or held
 /// back (then it must be one that can be: holding back is for both sides, §3); else his natural attacks;
-/// unarmed, in kind (he punches against overbearing or a blade).
+/// unarmed, in kind (he punches against overbearing or a blade, and answers martial arts with his own if he is
+/// trained, else with his fists).
 pub(super) fn victim_blow(
     v: &Combatant,
     intent: Intent,
@@ -105,6 +131,7 @@ pub(super) fn victim_blow(
     } else {
         match attacker {
             BlowKind::Wrestle => BlowKind::Wrestle,
+            BlowKind::MartialArts { .. } => trained(v).unwrap_or(BlowKind::Punch),
             BlowKind::Idle
             | BlowKind::Weapon { .. }
             | BlowKind::Natural { .. }
@@ -134,18 +161,20 @@ pub(super) fn armed_defender_strikes(
 
 /// Attacks in a round, indexed by `round % 2` (docs/rules.md §6 "Attacks per round"): a monster every one of
 /// its natural attacks; with a weapon or bare hands, warriors 3/2 at levels 7-12 and 2 from 13, everyone
-/// else one.
+/// else one; a martial arts specialist one more.
 pub(super) fn attacks_per_round(me: &Combatant, kind: BlowKind) -> [u32; 2] {
     match kind {
         BlowKind::Natural { .. } => {
             let n = me.attacks.len() as u32;
             [n, n]
         }
+        BlowKind::MartialArts { specialized: true } => me.weapon_attacks().map(|n| n + 1),
         BlowKind::Idle
         | BlowKind::Weapon { .. }
         | BlowKind::Punch
         | BlowKind::Wrestle
-        | BlowKind::Overbear => me.weapon_attacks(),
+        | BlowKind::Overbear
+        | BlowKind::MartialArts { specialized: false } => me.weapon_attacks(),
     }
 }
 
@@ -158,7 +187,8 @@ pub(super) fn bare(kind: BlowKind) -> BlowKind {
         | BlowKind::Natural { .. }
         | BlowKind::Punch
         | BlowKind::Wrestle
-        | BlowKind::Overbear => kind,
+        | BlowKind::Overbear
+        | BlowKind::MartialArts { .. } => kind,
     }
 }
 

@@ -6,7 +6,7 @@
 use crate::dice::{Dice, Roller};
 use crate::rules::RuleOptions;
 use crate::rules::attack::{AttackRoll, ContestScore};
-use crate::rules::brawl::{overbear_modifier, punch, wrestle};
+use crate::rules::brawl::{martial_arts, overbear_modifier, punch, wrestle};
 use crate::rules::catalog::Weapon;
 use crate::rules::combatant::{Combatant, HitPoints};
 use crate::rules::fight::decide::{
@@ -14,7 +14,7 @@ use crate::rules::fight::decide::{
 };
 use crate::rules::fight::fighter::{SLOTS, Slot};
 use crate::rules::grab::size_modifier;
-use crate::rules::options::{OddPoint, Rounding};
+use crate::rules::options::{MartialArtsRow, OddPoint, Rounding};
 use crate::rules::strike::HELD_BACK_PENALTY;
 use crate::rules::tables::{Size, wrestling_armor_penalty};
 
@@ -41,15 +41,26 @@ impl Face {
         natural: u32,
         damage_adjustment: i32,
         rounding: Rounding,
+        martial_row: MartialArtsRow,
     ) -> Face {
         let hit = roll.hits(natural);
         let modified = natural as i32 + roll.modifier;
         let row = match kind {
             BlowKind::Punch if hit => punch(modified, damage_adjustment, rounding),
             BlowKind::Wrestle if hit => wrestle(modified, damage_adjustment, rounding),
+            BlowKind::MartialArts { specialized } if hit => {
+                // The row from the modified roll (or the natural d20), a specialist's +1 to the row on top.
+                let spec = i32::from(specialized);
+                let read = match martial_row {
+                    MartialArtsRow::Modified => modified,
+                    MartialArtsRow::Unmodified => natural as i32,
+                };
+                martial_arts(read + spec, damage_adjustment + spec, rounding)
+            }
             // A miss does nothing; other blows read no column.
             BlowKind::Punch
             | BlowKind::Wrestle
+            | BlowKind::MartialArts { .. }
             | BlowKind::Idle
             | BlowKind::Weapon { .. }
             | BlowKind::Natural { .. }
@@ -139,9 +150,11 @@ impl Blow {
         let natural = match self.kind {
             BlowKind::Weapon { .. } => false,
             BlowKind::Natural { .. } => true,
-            BlowKind::Idle | BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => {
-                return [0, 0];
-            }
+            BlowKind::Idle
+            | BlowKind::Punch
+            | BlowKind::Wrestle
+            | BlowKind::Overbear
+            | BlowKind::MartialArts { .. } => return [0, 0],
         };
         let rolled = self.dice(natural, natural_dice, i).roll(rng);
         self.split
@@ -218,9 +231,11 @@ impl PlainStrike {
         let is_natural = match blow.kind {
             BlowKind::Weapon { .. } => false,
             BlowKind::Natural { .. } => true,
-            BlowKind::Idle | BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => {
-                return None;
-            }
+            BlowKind::Idle
+            | BlowKind::Punch
+            | BlowKind::Wrestle
+            | BlowKind::Overbear
+            | BlowKind::MartialArts { .. } => return None,
         };
         Some(PlainStrike {
             roll: blow.rolls[0],
@@ -268,7 +283,14 @@ fn blow(
         rolls,
         faces: rolls.map(|roll| {
             std::array::from_fn(|natural| {
-                Face::new(kind, &roll, natural as u32, adjustment, options.rounding)
+                Face::new(
+                    kind,
+                    &roll,
+                    natural as u32,
+                    adjustment,
+                    options.rounding,
+                    options.martial_arts_row,
+                )
             })
         }),
         dice,
@@ -317,6 +339,13 @@ fn blow_in(
         BlowKind::Wrestle => make(
             BlowKind::Wrestle,
             hit + wrestling_armor_penalty(me.armor_type),
+            fist,
+            0,
+        ),
+        // A wrestler's armor penalty applies to martial arts too; a specialist adds 1.
+        BlowKind::MartialArts { specialized } => make(
+            BlowKind::MartialArts { specialized },
+            hit + wrestling_armor_penalty(me.armor_type) + i32::from(specialized),
             fist,
             0,
         ),
@@ -377,7 +406,10 @@ impl Side {
                     strikes: Vec::new(),
                 });
             }
-            BlowKind::Punch | BlowKind::Wrestle | BlowKind::Overbear => return None,
+            BlowKind::Punch
+            | BlowKind::Wrestle
+            | BlowKind::Overbear
+            | BlowKind::MartialArts { .. } => return None,
         }
         let most = self.attacks[0].max(self.attacks[1]) as usize;
         Some(PlainSide {

@@ -33,7 +33,7 @@ use crate::rules::attack::ContestScore;
 #[cfg(test)]
 use crate::rules::brawl::{punch, wrestle};
 #[cfg(test)]
-use crate::rules::options::{OddPoint, Rounding};
+use crate::rules::options::{MartialArtsRow, OddPoint, Rounding};
 #[cfg(test)]
 use decide::{
     ARMED_BONUS, BlowKind, HELD, SITUATIONS, TARGET_PRONE, TARGET_STUNNED, situational_modifier,
@@ -59,7 +59,7 @@ pub enum Style {
     Wrestle,
     /// Overbearing.
     Overbear,
-    /// Martial arts: not simulated yet, and refused by the scenario layer.
+    /// Martial arts (the CFH column), for a fighter trained in them.
     MartialArts,
 }
 

@@ -227,7 +227,7 @@ impl FightPlan {
             BlowKind::Weapon { .. } | BlowKind::Natural { .. } if face.hit => {
                 f[o].suffer(blow.roll_damage(&me.natural, i, armed, rng), 1);
             }
-            BlowKind::Punch if face.hit => {
+            BlowKind::Punch | BlowKind::MartialArts { .. } if face.hit => {
                 if let Some(k) = knockout(u32::from(face.ko_percent), rng) {
                     f[o].stunned_through = f[o].stunned_through.max(round.saturating_add(k));
                 }
@@ -241,6 +241,7 @@ impl FightPlan {
             BlowKind::Weapon { .. }
             | BlowKind::Natural { .. }
             | BlowKind::Punch
+            | BlowKind::MartialArts { .. }
             | BlowKind::Overbear
             | BlowKind::Idle => {}
         }

@@ -586,13 +586,13 @@ fn no_fight_ends_with_both_sides_standing_and_damage_is_never_negative() {
 type RoundEnd = (u8, [bool; 2], [(i32, i32); 2]);
 
 /// Every way round `clock.round` (the plan's last) can go from `start`, through the plain round or the
-/// general one, each with the denominator of its exact probability (the product of its dice's sides).
+/// general one, each with its exact probability as numerator and denominator.
 fn every_round(
     p: &FightPlan,
     start: [Fighter; 2],
     clock: Clock,
     plain: bool,
-) -> Vec<(RoundEnd, u128)> {
+) -> Vec<(RoundEnd, u128, u128)> {
     assert_eq!(p.max_rounds, clock.round, "one round only");
     let mut ends = Vec::new();
     let walk = crate::dice::Enumerator::walk(
@@ -614,11 +614,7 @@ fn every_round(
                 f.map(|x| (x.real, x.temporary)),
             )
         },
-        |end, numerator, denominator| {
-            // Fights roll plain dice only, so every path's probability is 1 / denominator.
-            assert_eq!(numerator, 1);
-            ends.push((end, denominator))
-        },
+        |end, numerator, denominator| ends.push((end, numerator, denominator)),
     );
     assert_eq!(walk.tie_mass, 0.0);
     ends
@@ -626,13 +622,13 @@ fn every_round(
 
 /// Sums each round end's probability as a count out of one common denominator.
 fn exact_distribution(
-    ends: &[(RoundEnd, u128)],
+    ends: &[(RoundEnd, u128, u128)],
     common: u128,
 ) -> std::collections::BTreeMap<RoundEnd, u128> {
     let mut sums = std::collections::BTreeMap::new();
-    for &(end, denominator) in ends {
+    for &(end, numerator, denominator) in ends {
         assert_eq!(common % denominator, 0);
-        *sums.entry(end).or_insert(0) += common / denominator;
+        *sums.entry(end).or_insert(0) += numerator * (common / denominator);
     }
     sums
 }
@@ -716,7 +712,7 @@ fn a_plain_round_has_exactly_the_general_rounds_outcomes() {
                 let common = plain
                     .iter()
                     .chain(&general)
-                    .map(|&(_, d)| d)
+                    .map(|&(_, _, d)| d)
                     .fold(1, |l, d| l / gcd(l, d) * d);
                 let (plain, general) = (
                     exact_distribution(&plain, common),
@@ -856,18 +852,28 @@ fn every_folded_face_is_the_attack_roll_and_the_column_for_its_modified_roll() {
     // quarters; every slot of both sides. A miss does nothing, which the wrestling move relies on to skip its
     // hit branch.
     let brawlers = [
-        "class = \"fighter\"\nlevel = 9\nstrength = \"18/00\"",
-        "class = \"mage\"\nlevel = 1\nstrength = 3",
+        "class = \"fighter\"\nlevel = 9\nstrength = \"18/00\"\nmartial_arts = \"specialized\"",
+        "class = \"mage\"\nlevel = 1\nstrength = 3\nmartial_arts = \"proficient\"",
     ];
-    let unarmed = "class = \"fighter\"\nlevel = 4\nstrength = 17";
+    let unarmed = "class = \"fighter\"\nlevel = 4\nstrength = 17\nmartial_arts = \"specialized\"";
     let mut column_faces = 0;
-    for rounding in [Rounding::HalfDown, Rounding::Down, Rounding::Up] {
+    let readings = [MartialArtsRow::Modified, MartialArtsRow::Unmodified];
+    for (rounding, martial_row) in [Rounding::HalfDown, Rounding::Down, Rounding::Up]
+        .into_iter()
+        .flat_map(|r| readings.map(|m| (r, m)))
+    {
         let options = RuleOptions {
             rounding,
+            martial_arts_row: martial_row,
             ..RuleOptions::default()
         };
         for brawler in brawlers {
-            for style in [Style::Punch, Style::Wrestle, Style::Overbear] {
+            for style in [
+                Style::Punch,
+                Style::Wrestle,
+                Style::Overbear,
+                Style::MartialArts,
+            ] {
                 for victim in [GUARD, unarmed] {
                     let m = matchup(brawler, victim);
                     let p = FightPlan::prepare(
@@ -894,9 +900,24 @@ fn every_folded_face_is_the_attack_roll_and_the_column_for_its_modified_roll() {
                                         (BlowKind::Wrestle, true) => {
                                             wrestle(modified, adjustment, rounding)
                                         }
+                                        (BlowKind::MartialArts { specialized }, true) => {
+                                            // The row from the modified roll or the natural d20, then
+                                            // the specialist's +1 to the row and to damage.
+                                            let spec = i32::from(specialized);
+                                            let read = match martial_row {
+                                                MartialArtsRow::Modified => modified,
+                                                MartialArtsRow::Unmodified => natural as i32,
+                                            };
+                                            crate::rules::brawl::martial_arts(
+                                                read + spec,
+                                                adjustment + spec,
+                                                rounding,
+                                            )
+                                        }
                                         (
                                             BlowKind::Punch
                                             | BlowKind::Wrestle
+                                            | BlowKind::MartialArts { .. }
                                             | BlowKind::Idle
                                             | BlowKind::Weapon { .. }
                                             | BlowKind::Natural { .. }
@@ -1151,4 +1172,207 @@ fn a_monster_that_holds_gets_no_size_modifier() {
         10,
     );
     assert_eq!(p.sides[ATTACKER].holding, ContestScore::plain(10));
+}
+
+const MONK: &str = "class = \"fighter\"\nlevel = 3\nhp = 30\nmartial_arts = \"proficient\"";
+const MASTER: &str =
+    "class = \"fighter\"\nlevel = 3\nhp = 30\nstrength = 16\nmartial_arts = \"specialized\"";
+const STREET_FIGHTER: &str = "class = \"fighter\"\nlevel = 3\nhp = 30";
+
+#[test]
+fn martial_arts_need_training() {
+    let o = RuleOptions::default();
+    let m = matchup(STREET_FIGHTER, STREET_FIGHTER);
+    assert_eq!(
+        FightPlan::prepare(
+            &m,
+            &o,
+            FightKind::Brawl(Style::MartialArts),
+            Intent::Lethal,
+            10
+        ),
+        Err(Ineligible::NoMartialArts("fighter".into()))
+    );
+    // A bare-handed subduer fights with his style, and needs the training too.
+    assert!(matches!(
+        FightPlan::prepare(
+            &m,
+            &o,
+            FightKind::Subdue(Style::MartialArts),
+            Intent::Lethal,
+            10
+        ),
+        Err(Ineligible::NoMartialArts(_))
+    ));
+    let trained = matchup(MONK, STREET_FIGHTER);
+    assert!(
+        FightPlan::prepare(
+            &trained,
+            &o,
+            FightKind::Subdue(Style::MartialArts),
+            Intent::Lethal,
+            10
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn a_martial_artist_reads_the_cfh_column_from_the_modified_roll() {
+    // A proficient fighter of level 3 (THAC0 18) against AC 10 needs 8; a natural 11 is a modified 11:
+    // Graze, 0 damage, 1 % knockout. A natural 20 is Head punch: 3 points, 15 %.
+    let p = plan(
+        MONK,
+        STREET_FIGHTER,
+        Some(Style::MartialArts),
+        Intent::Lethal,
+        1,
+    );
+    let me = &p.sides[ATTACKER];
+    let blow = &me.blows[me.first_slot as usize];
+    assert_eq!(blow.kind, BlowKind::MartialArts { specialized: false });
+    assert_eq!(me.attacks, [1, 1]);
+    let graze = blow.faces[0][11];
+    assert!(graze.hit && graze.damage() == [0, 0] && graze.ko_percent == 1);
+    let head = blow.faces[0][20];
+    // 3 points: a quarter (.75) rounds up to 1 real, 2 temporary.
+    assert_eq!((head.damage(), head.ko_percent), ([1, 2], 15));
+    assert!(!blow.faces[0][7].hit);
+    // Read from the natural d20 instead, a stunned target's +4 no longer moves the row.
+    let natural = RuleOptions {
+        martial_arts_row: MartialArtsRow::Unmodified,
+        ..RuleOptions::default()
+    };
+    let q = FightPlan::prepare(
+        &matchup(MONK, STREET_FIGHTER),
+        &natural,
+        FightKind::Brawl(Style::MartialArts),
+        Intent::Lethal,
+        1,
+    )
+    .unwrap();
+    let qb = &q.sides[ATTACKER].blows[q.sides[ATTACKER].first_slot as usize];
+    assert_eq!(
+        qb.faces[TARGET_STUNNED][11].ko_percent, 1,
+        "natural 11: Graze"
+    );
+    // From the modified roll, 11 + 4 against a stunned target is 15: Side kick, 3 %.
+    assert_eq!(blow.faces[TARGET_STUNNED][11].ko_percent, 3);
+}
+
+#[test]
+fn a_specialist_gets_plus_1_to_hit_damage_and_row_and_one_more_attack() {
+    let p = plan(
+        MASTER,
+        STREET_FIGHTER,
+        Some(Style::MartialArts),
+        Intent::Lethal,
+        1,
+    );
+    let me = &p.sides[ATTACKER];
+    let blow = &me.blows[me.first_slot as usize];
+    assert_eq!(blow.kind, BlowKind::MartialArts { specialized: true });
+    // Strength 16: no hit bonus; +1 for the specialist.
+    assert_eq!(blow.rolls[0].modifier, 1);
+    assert_eq!(me.attacks, [2, 2], "one attack more a round");
+    // A natural 9 is a modified 10, read on the row of 11: Graze, 0 + 1 (Strength) + 1 = 2 points.
+    let face = blow.faces[0][9];
+    assert_eq!((face.ko_percent, face.damage()), (1, [0, 2]));
+}
+
+#[test]
+fn an_armed_defender_strikes_first_at_a_martial_artist_and_an_unarmed_victim_answers_in_kind() {
+    let p = plan(MONK, GUARD, Some(Style::MartialArts), Intent::Lethal, 10);
+    assert!(p.armed_defender);
+    let trained_victim = plan(MONK, MASTER, Some(Style::MartialArts), Intent::Lethal, 10);
+    let v = &trained_victim.sides[VICTIM];
+    assert_eq!(
+        v.blows[v.first_slot as usize].kind,
+        BlowKind::MartialArts { specialized: true }
+    );
+    let untrained = plan(
+        MONK,
+        STREET_FIGHTER,
+        Some(Style::MartialArts),
+        Intent::Lethal,
+        10,
+    );
+    let v = &untrained.sides[VICTIM];
+    assert_eq!(v.blows[v.first_slot as usize].kind, BlowKind::Punch);
+}
+
+#[test]
+fn a_martial_arts_knockout_stuns_the_target_as_a_punch_does() {
+    let p = plan(
+        MONK,
+        STREET_FIGHTER,
+        Some(Style::MartialArts),
+        Intent::Lethal,
+        1,
+    );
+    // Initiative 1 against 5; a natural 20: Head punch, 15 %: the d100 of 15 knocks out, 1d10 = 4 rounds
+    // stunned from this round on, so the victim does not strike back.
+    let mut dice = Scripted::new([1, 5, 20, 15, 4]);
+    let (out, f) = fight(&p, &mut dice);
+    assert_eq!(out.ending, Ending::Timeout);
+    assert_eq!(f[VICTIM].stunned_through, 1 + 4);
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (1, 2));
+}
+
+#[test]
+fn a_one_round_martial_arts_brawl_samples_its_exact_distribution() {
+    // The victim starts stunned, so the round is the artist's attack alone: initiative, the d20, and on a
+    // hit the knockout d100 (two branches) and its d10. Every way it ends is enumerated exactly, then
+    // 200,000 simulated rounds must land within 4.5 standard errors of each probability.
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::SeedableRng;
+    let p = plan(
+        MASTER,
+        "class = \"fighter\"\nlevel = 1\nhp = 4",
+        Some(Style::MartialArts),
+        Intent::Lethal,
+        1,
+    );
+    let clock = p.clock();
+    let mut start = p.start(&mut Scripted::new([]));
+    start[VICTIM].stunned_through = 1;
+    let ends = every_round(&p, start, clock, false);
+    let common = ends
+        .iter()
+        .map(|&(_, _, d)| d)
+        .fold(1, |l, d| l / gcd(l, d) * d);
+    let exact = exact_distribution(&ends, common);
+    let trials = 200_000u32;
+    let mut counts = std::collections::BTreeMap::new();
+    let mut rng = crate::dice::Pooled::new(Xoshiro256PlusPlus::seed_from_u64(2026));
+    for _ in 0..trials {
+        let mut f = start;
+        let out = p.rounds(&mut f, clock, &mut rng);
+        *counts
+            .entry((
+                out.ending as u8,
+                out.killed,
+                f.map(|x| (x.real, x.temporary)),
+            ))
+            .or_insert(0u32) += 1;
+    }
+    assert!(
+        exact.len() > 5,
+        "a round with several endings: {}",
+        exact.len()
+    );
+    for (end, ways) in &exact {
+        let p_exact = *ways as f64 / common as f64;
+        let seen = f64::from(counts.get(end).copied().unwrap_or(0)) / f64::from(trials);
+        let se = (p_exact * (1.0 - p_exact) / f64::from(trials)).sqrt();
+        assert!(
+            (seen - p_exact).abs() <= 4.5 * se + 1e-12,
+            "{end:?}: {seen} against {p_exact}"
+        );
+    }
+    assert!(
+        counts.keys().all(|k| exact.contains_key(k)),
+        "no simulated ending the walk missed"
+    );
 }

@@ -7,7 +7,8 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::rules::fight::{FightKind, FightPlan, Intent, Style};
+use crate::rules::combatant::State;
+use crate::rules::fight::{FightKind, FightPlan, Intent, Opening, Style};
 use crate::rules::grab::{GrabHold, GrabObject, Hands};
 use crate::rules::mugging::Mugging;
 use crate::rules::sap::Sap;
@@ -73,9 +74,9 @@ impl Action {
         match self {
             Action::Mug | Action::Sap | Action::Strike | Action::GrabObject => &[],
             Action::GrabPerson | Action::GrabMonster => &["hands"],
-            Action::Brawl => &["style", "max_rounds", "victim_intent"],
+            Action::Brawl => &["style", "max_rounds", "victim_intent", "opening"],
             // A bare-handed subduer fights with a style, since fists are not held back.
-            Action::Subdue => &["style", "max_rounds", "victim_intent"],
+            Action::Subdue => &["style", "max_rounds", "victim_intent", "opening"],
         }
     }
 }
@@ -101,11 +102,14 @@ pub struct ActionOptionsSpec {
     pub max_rounds: Option<u32>,
     /// How the victim of a fight answers: at full force (default) or holding back too.
     pub victim_intent: Option<Intent>,
+    /// A mugging or a sap before round 1, while the victim is unaware (default none).
+    pub opening: Option<Opening>,
 }
 
 impl ActionOptionsSpec {
     /// Every key, for suggestions.
-    pub const FIELDS: [&'static str; 4] = ["hands", "style", "max_rounds", "victim_intent"];
+    pub const FIELDS: [&'static str; 5] =
+        ["hands", "style", "max_rounds", "victim_intent", "opening"];
 
     /// The options with their defaults filled in (hands 2, punch, 100 rounds, lethal). Ranges are checked
     /// by the scenario layer where each value is written.
@@ -120,6 +124,7 @@ impl ActionOptionsSpec {
             style: self.style.unwrap_or(defaults.style),
             max_rounds: self.max_rounds.unwrap_or(defaults.max_rounds),
             victim_intent: self.victim_intent.unwrap_or(defaults.victim_intent),
+            opening: self.opening,
         }
     }
 }
@@ -135,6 +140,8 @@ pub struct ActionOptions {
     pub max_rounds: u32,
     /// How the victim of a fight answers.
     pub victim_intent: Intent,
+    /// A mugging or a sap before round 1.
+    pub opening: Option<Opening>,
 }
 
 impl Default for ActionOptions {
@@ -144,6 +151,7 @@ impl Default for ActionOptions {
             style: Style::Punch,
             max_rounds: 100,
             victim_intent: Intent::Lethal,
+            opening: None,
         }
     }
 }
@@ -199,20 +207,18 @@ impl Prepared {
             Action::GrabObject => Prepared::GrabObject(GrabObject::prepare(m, options)?),
             Action::GrabPerson => Prepared::GrabPerson(GrabHold::person(m, options, hands)?),
             Action::GrabMonster => Prepared::GrabMonster(GrabHold::monster(m, options, hands)?),
-            Action::Brawl => Prepared::Fight(Box::new(FightPlan::prepare(
+            Action::Brawl => fight(
                 m,
                 options,
                 FightKind::Brawl(action_options.style),
-                action_options.victim_intent,
-                action_options.max_rounds,
-            )?)),
-            Action::Subdue => Prepared::Fight(Box::new(FightPlan::prepare(
+                action_options,
+            )?,
+            Action::Subdue => fight(
                 m,
                 options,
                 FightKind::Subdue(action_options.style),
-                action_options.victim_intent,
-                action_options.max_rounds,
-            )?)),
+                action_options,
+            )?,
         })
     }
 
@@ -248,4 +254,27 @@ impl Prepared {
             Prepared::Fight(_) => Fixed::default(),
         }
     }
+}
+
+/// A fight, with its opening if it has one: the opening meets the victim as he stands (unaware, perhaps
+/// asleep), and the fight that follows meets him awake and aware (docs/rules.md §6 "The text's maneuvers
+/// inside a fight").
+fn fight(
+    m: &Matchup,
+    options: &RuleOptions,
+    kind: FightKind,
+    action_options: &ActionOptions,
+) -> Result<Prepared, Ineligible> {
+    let (intent, max_rounds) = (action_options.victim_intent, action_options.max_rounds);
+    let plan = match action_options.opening {
+        None => FightPlan::prepare(m, options, kind, intent, max_rounds)?,
+        Some(opening) => {
+            let mut awake = m.clone();
+            awake.victim.state = State::Awake;
+            awake.victim.aware = true;
+            FightPlan::prepare(&awake, options, kind, intent, max_rounds)?
+                .with_opening(m, options, opening)?
+        }
+    };
+    Ok(Prepared::Fight(Box::new(plan)))
 }

@@ -145,6 +145,19 @@ pub enum MartialArtsRow {
     Unmodified,
 }
 
+/// What a fighter held in a wrestling hold does with his first attack (docs/rules.md §6 "Holds in a fight").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum HeldResponse {
+    /// He spends it on the Strength contest to break free (the default).
+    #[default]
+    BreakFree,
+    /// He attacks the holder (at −4 unless he wrestles) and never tries the contest.
+    Attack,
+}
+
 /// The rule switches of docs/rules.md §8. `Default` gives the contract's defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -215,6 +228,8 @@ pub struct RuleOptions {
     pub grab_person_size: bool,
     /// Which roll reads the martial arts column.
     pub martial_arts_row: MartialArtsRow,
+    /// What a held fighter does with his first attack.
+    pub held_response: HeldResponse,
 }
 
 impl Default for RuleOptions {
@@ -249,6 +264,7 @@ impl Default for RuleOptions {
             armed_defender_vs_grabs: true,
             grab_person_size: true,
             martial_arts_row: MartialArtsRow::Modified,
+            held_response: HeldResponse::BreakFree,
         }
     }
 }
@@ -265,7 +281,7 @@ pub struct OptionError {
 
 impl RuleOptions {
     /// The names of every switch, in docs/rules.md §8 order (for suggestions on a misspelt switch).
-    pub const SWITCHES: [&'static str; 28] = [
+    pub const SWITCHES: [&'static str; 29] = [
         "natural_20_hits",
         "natural_1_misses",
         "natural_20_saves",
@@ -294,6 +310,7 @@ impl RuleOptions {
         "armed_defender_vs_grabs",
         "grab_person_size",
         "martial_arts_row",
+        "held_response",
     ];
 
     /// Checks every range docs/rules.md §8 states; the first violation is returned.
@@ -392,6 +409,7 @@ mod tests {
         assert!(o.armed_defender_vs_grabs);
         assert!(o.grab_person_size);
         assert_eq!(o.martial_arts_row, MartialArtsRow::Modified);
+        assert_eq!(o.held_response, HeldResponse::BreakFree);
         let parsed: RuleOptions = toml::from_str("held_back_odd_point = \"real\"").unwrap();
         assert_eq!(parsed.held_back_odd_point, OddPoint::Real);
         assert!(toml::from_str::<RuleOptions>("held_back_odd_point = \"half\"").is_err());

@@ -144,6 +144,17 @@ impl Sap {
     /// victim's hit points.
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> SapOutcome {
+        let mut out = self.blow(rng);
+        if out.hit {
+            out.wound = self.vitals.wound(out.damage, rng);
+        }
+        out
+    }
+
+    /// The blow alone, without the victim's hit points (its `wound` is empty): a fight that opens with a sap
+    /// applies the damage to the hit points it rolled itself.
+    #[inline]
+    pub fn blow<R: Roller + ?Sized>(&self, rng: &mut R) -> SapOutcome {
         if !self.attack.roll(rng).hit {
             return SapOutcome {
                 hit: false,
@@ -156,13 +167,12 @@ impl Sap {
         let total = (self.damage.roll(rng) + self.damage_bonus).max(1) as u32;
         let knockout = self.chance.roll(total, rng);
         let ko_rounds = (knockout == Some(true)).then(|| self.ko_rounds.roll(rng).max(1) as u32);
-        let damage = sap_damage(total, self.rounding);
         SapOutcome {
             hit: true,
-            damage,
+            damage: sap_damage(total, self.rounding),
             ko_rounds,
             woke: knockout == Some(false),
-            wound: self.vitals.wound(damage, rng),
+            wound: Wound::default(),
         }
     }
 }

@@ -30,6 +30,7 @@ const BOTH_DOWN: usize = 2;
 const TIMEOUT: usize = 3;
 const VICTIM_KILLED: usize = 4;
 const ATTACKER_KILLED: usize = 5;
+const WON_BY_OPENING: usize = 6;
 // Histogram slots.
 const FIRST: usize = 0;
 const SECOND: usize = 1;
@@ -133,6 +134,7 @@ pub(crate) fn summary_table(action: Action) -> &'static [(&'static str, Source)]
             ("p_timeout", Count(TIMEOUT)),
             ("p_victim_killed", Count(VICTIM_KILLED)),
             ("p_attacker_killed", Count(ATTACKER_KILLED)),
+            ("p_won_by_opening", Count(WON_BY_OPENING)),
             ("rounds", Mean(FIRST)),
         ],
     }
@@ -234,7 +236,14 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
         "p_attacker_killed",
         "the attacker is dead when the fight ends",
     ),
-    ("rounds", "rounds fought (`max_rounds` for a timeout)"),
+    (
+        "p_won_by_opening",
+        "the opening (a mugging or a sap before round 1) took the victim out: the attacker won in round 0 (0 without an opening)",
+    ),
+    (
+        "rounds",
+        "rounds fought (`max_rounds` for a timeout, 0 when the opening won)",
+    ),
 ];
 
 /// The definition of `metric`, if it is one.
@@ -301,7 +310,8 @@ pub fn empty_tally(p: &Prepared) -> Tally {
         Prepared::Strike(s) => {
             t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus))
         }
-        Prepared::Fight(f) => t.hists[FIRST] = Histogram::with_range(1, i64::from(f.max_rounds())),
+        // Round 0: an opening won before the fight began.
+        Prepared::Fight(f) => t.hists[FIRST] = Histogram::with_range(0, i64::from(f.max_rounds())),
         Prepared::GrabObject(g) => grab_tally(&mut t, &g.first_strike),
         Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => grab_tally(&mut t, &g.first_strike),
     }
@@ -434,6 +444,7 @@ impl Record for FightOutcome {
         s.count(slot, true);
         s.count(ATTACKER_KILLED, self.killed[0]);
         s.count(VICTIM_KILLED, self.killed[1]);
+        s.count(WON_BY_OPENING, self.won_by_opening);
         s.observe(FIRST, i64::from(self.rounds));
     }
 }

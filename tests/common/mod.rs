@@ -308,6 +308,7 @@ pub fn summary_metrics(action: &str) -> &'static [&'static str] {
             "p_timeout",
             "p_victim_killed",
             "p_attacker_killed",
+            "p_won_by_opening",
             "rounds",
         ],
         other => panic!("unknown action `{other}`"),

@@ -10,6 +10,7 @@ use crate::rules::armed_defender::armed_with;
 use crate::rules::combatant::{Combatant, MartialArtsSkill};
 use crate::rules::fight::fighter::{Fighter, Slot};
 use crate::rules::fight::{FightKind, Intent, Style};
+use crate::rules::options::HeldResponse;
 use crate::rules::strike::can_hold_back;
 use crate::rules::tables::Size;
 use crate::rules::{Ineligible, Matchup};
@@ -157,6 +158,14 @@ pub(super) fn armed_defender_strikes(
     round: u32,
 ) -> bool {
     applies && defender.slot != Slot::Fists && attacker.can_act(round)
+}
+
+/// A held fighter spends his first attack of the round on the Strength contest to break free
+/// (`held_response = "break_free"`, docs/rules.md §6 "Holds in a fight"); with `"attack"` he attacks the
+/// holder instead, at −4 unless he wrestles (the held situation of [`situational_modifier`]).
+#[inline(always)]
+pub(super) fn breaks_free_first(held: bool, response: HeldResponse) -> bool {
+    held && response == HeldResponse::BreakFree
 }
 
 /// Attacks in a round, indexed by `round % 2` (docs/rules.md §6 "Attacks per round"): a monster every one of

@@ -35,11 +35,13 @@ use crate::rules::brawl::{punch, wrestle};
 #[cfg(test)]
 use crate::rules::options::{MartialArtsRow, OddPoint, Rounding};
 #[cfg(test)]
+use crate::rules::tables::Size;
+#[cfg(test)]
 use decide::{
     ARMED_BONUS, BlowKind, HELD, SITUATIONS, TARGET_PRONE, TARGET_STUNNED, situational_modifier,
 };
 #[cfg(test)]
-use fighter::{PINNED, Slot};
+use fighter::{NO_BOUT, PINNED, Slot};
 #[cfg(test)]
 use fold::Split;
 
@@ -97,6 +99,8 @@ pub struct FightPlan {
     /// down, pinned or held, and there is no armed defender. Such a fight runs `FightPlan::plain_rounds`,
     /// where only damage happens, with each side's attacks folded further into `PlainSide`s.
     plain: Option<[PlainSide; 2]>,
+    /// What the attacker does before round 1, if anything.
+    opening: Option<OpeningPlan>,
 }
 
 /// How a fight ended.
@@ -121,6 +125,27 @@ pub struct FightOutcome {
     pub rounds: u32,
     /// Dead at the end, attacker and victim.
     pub killed: [bool; 2],
+    /// The opening took the victim out before round 1 (`rounds` is then 0).
+    pub won_by_opening: bool,
+}
+
+/// What the attacker does before round 1, while the victim is still unaware (docs/rules.md §6 "The text's
+/// maneuvers inside a fight").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Opening {
+    /// A mugging (docs/rules.md §2): a knockout ends the fight.
+    Mug,
+    /// A sap (docs/rules.md §4): a knockout, or damage that drops the victim, ends the fight; its damage
+    /// stays for the fight.
+    Sap,
+}
+
+/// An opening, prepared against the victim as he stands before the fight.
+#[derive(Debug, Clone, PartialEq)]
+enum OpeningPlan {
+    Mug(crate::rules::mugging::Mugging),
+    Sap(crate::rules::sap::Sap),
 }
 
 impl FightPlan {
@@ -177,6 +202,7 @@ impl FightPlan {
             max_rounds,
             armed_defender,
             plain,
+            opening: None,
         })
     }
 
@@ -209,7 +235,52 @@ impl FightPlan {
     /// One fight.
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> FightOutcome {
         let mut f = self.start(rng);
+        if let Some(opening) = &self.opening
+            && let Some(won) = self.open(opening, &mut f, rng)
+        {
+            return won;
+        }
         self.fight(&mut f, rng)
+    }
+
+    /// This fight with an opening, made against `m` as it stands (the victim unaware, perhaps asleep; this
+    /// plan was prepared with him awake): the single action exactly as it resolves alone, so an opening it
+    /// forbids (a mugging from the front, a sap on a Large victim) makes the point ineligible.
+    pub fn with_opening(
+        mut self,
+        m: &Matchup,
+        options: &RuleOptions,
+        opening: Opening,
+    ) -> Result<FightPlan, Ineligible> {
+        self.opening = Some(match opening {
+            Opening::Mug => OpeningPlan::Mug(crate::rules::mugging::Mugging::prepare(m, options)?),
+            Opening::Sap => OpeningPlan::Sap(crate::rules::sap::Sap::prepare(m, options)?),
+        });
+        Ok(self)
+    }
+
+    /// The opening, after the hit points are rolled: the attacker's win in round 0 if it takes the victim
+    /// out (a knockout, or a sap whose damage drops him), else nothing, the sap's damage staying on him.
+    fn open<R: Roller + ?Sized>(
+        &self,
+        opening: &OpeningPlan,
+        f: &mut [Fighter; 2],
+        rng: &mut R,
+    ) -> Option<FightOutcome> {
+        let out = match opening {
+            OpeningPlan::Mug(mug) => mug.resolve(rng).ko_rounds.is_some(),
+            OpeningPlan::Sap(sap) => {
+                let blow = sap.blow(rng);
+                f[VICTIM].take(blow.damage);
+                blow.ko_rounds.is_some() || f[VICTIM].down()
+            }
+        };
+        out.then(|| FightOutcome {
+            ending: Ending::AttackerWins,
+            rounds: 0,
+            killed: [false, f[VICTIM].dead(self.options.death_at)],
+            won_by_opening: true,
+        })
     }
 
     // Inlined into `resolve`, with the rounds, so that both fighters live in registers rather than behind

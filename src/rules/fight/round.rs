@@ -9,7 +9,8 @@ use crate::dice::Roller;
 use crate::rules::attack::contest;
 use crate::rules::brawl::{knockout, wrestling_damage};
 use crate::rules::fight::decide::{
-    ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, armed_defender_strikes, order,
+    ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, armed_defender_strikes,
+    breaks_free_first, order,
 };
 use crate::rules::fight::fighter::{Clock, Fighter, NO_BOUT, PINNED, Slot};
 use crate::rules::fight::{ATTACKER, Ending, FightOutcome, FightPlan, VICTIM};
@@ -36,6 +37,7 @@ impl FightPlan {
                 ending,
                 rounds: round,
                 killed: [f[ATTACKER].dead(death_at), f[VICTIM].dead(death_at)],
+                won_by_opening: false,
             });
         }
         *heal_in -= 1;
@@ -54,6 +56,7 @@ impl FightPlan {
             ending: Ending::Timeout,
             rounds: self.max_rounds,
             killed: [false, false],
+            won_by_opening: false,
         }
     }
 
@@ -157,7 +160,7 @@ impl FightPlan {
         }
         let n = self.attacks(s, round);
         let mut first = 0;
-        if n > 0 && f[s].held {
+        if n > 0 && breaks_free_first(f[s].held, self.options.held_response) {
             // The held fighter's first attack is the contest to break free.
             let c = contest(
                 self.sides[s].breaking,

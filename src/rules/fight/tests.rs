@@ -46,7 +46,8 @@ fn the_armed_defender_strikes_first_at_plus_4_and_the_brawler_dies_before_he_swi
         FightOutcome {
             ending: Ending::VictimWins,
             rounds: 1,
-            killed: [true, false]
+            killed: [true, false],
+            won_by_opening: false,
         }
     );
     assert_eq!(f[ATTACKER].real, 5);
@@ -252,7 +253,8 @@ fn temporary_damage_knocks_out_where_real_damage_kills() {
         FightOutcome {
             ending: Ending::AttackerWins,
             rounds: 1,
-            killed: [false, false]
+            killed: [false, false],
+            won_by_opening: false,
         }
     );
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (2, 2));
@@ -272,7 +274,8 @@ fn temporary_damage_knocks_out_where_real_damage_kills() {
         FightOutcome {
             ending: Ending::VictimWins,
             rounds: 1,
-            killed: [true, false]
+            killed: [true, false],
+            won_by_opening: false,
         }
     );
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (0, 0));
@@ -298,7 +301,8 @@ fn death_at_minus_10_leaves_the_dying_unconscious() {
         FightOutcome {
             ending: Ending::VictimWins,
             rounds: 1,
-            killed: [false, false]
+            killed: [false, false],
+            won_by_opening: false,
         }
     );
 }
@@ -319,7 +323,8 @@ fn a_fight_that_nobody_wins_times_out() {
         FightOutcome {
             ending: Ending::Timeout,
             rounds: 2,
-            killed: [false, false]
+            killed: [false, false],
+            won_by_opening: false,
         }
     );
 }
@@ -361,7 +366,8 @@ fn overbearing_knocks_down_then_pins() {
         FightOutcome {
             ending: Ending::AttackerWins,
             rounds: 2,
-            killed: [false, false]
+            killed: [false, false],
+            won_by_opening: false,
         }
     );
 }
@@ -755,7 +761,8 @@ fn a_plain_round_rolls_every_attack_before_anyone_strikes() {
         FightOutcome {
             ending: Ending::AttackerWins,
             rounds: 2,
-            killed: [false, true]
+            killed: [false, true],
+            won_by_opening: false,
         }
     );
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (4, 5));
@@ -982,6 +989,7 @@ fn a_fight_may_last_to_the_last_round_a_counter_holds() {
         ending: Ending::Timeout,
         rounds: u32::MAX,
         killed: [false, false],
+        won_by_opening: false,
     };
     // The general round: a brawl against an armed guard, two rounds of 2 initiatives and 2 missed swings.
     let p = lasting(Some(Style::Punch));
@@ -1375,4 +1383,144 @@ fn a_one_round_martial_arts_brawl_samples_its_exact_distribution() {
         counts.keys().all(|k| exact.contains_key(k)),
         "no simulated ending the walk missed"
     );
+}
+
+/// A fight with an opening, prepared as a scenario prepares it.
+fn opened(
+    attacker: &str,
+    victim: &str,
+    style: Style,
+    opening: Opening,
+) -> Result<FightPlan, Ineligible> {
+    use crate::rules::action::{Action, ActionOptions, Prepared};
+    let options = ActionOptions {
+        style,
+        max_rounds: 5,
+        opening: Some(opening),
+        ..ActionOptions::default()
+    };
+    let prepared = Prepared::new(
+        Action::Brawl,
+        &matchup(attacker, victim),
+        &RuleOptions::default(),
+        &options,
+    )?;
+    let Prepared::Fight(plan) = prepared else {
+        panic!("not a fight: {prepared:?}");
+    };
+    Ok(*plan)
+}
+
+const MUGGER: &str =
+    "class = \"thief\"\nlevel = 9\nhp = 20\nweapon = \"club\"\nposition = \"behind\"";
+const SENTRY: &str = "monster = \"ogre\"\nhp = 20\naware = false";
+
+#[test]
+fn an_opening_knockout_ends_the_fight_in_round_0() {
+    let p = opened(MUGGER, SENTRY, Style::Wrestle, Opening::Mug).unwrap();
+    // The mugging: a hit on 7, the ogre fails his save of 17 with a 16, 2d8 rounds: the attacker wins
+    // before round 1, and no initiative is rolled.
+    let mut dice = Scripted::new([7, 16, 3, 4]);
+    let out = p.resolve(&mut dice);
+    assert_eq!(
+        out,
+        FightOutcome {
+            ending: Ending::AttackerWins,
+            rounds: 0,
+            killed: [false, false],
+            won_by_opening: true,
+        }
+    );
+    assert_eq!(dice.remaining(), 0);
+    // A missed mugging: round 1 starts, the ogre awake and aware; both initiatives come next.
+    let mut dice = Scripted::new([6, 1, 5, 1, 1]);
+    let mut f = p.start(&mut dice);
+    let opening = p.opening.as_ref().unwrap();
+    assert_eq!(p.open(opening, &mut f, &mut dice), None);
+    assert_eq!(dice.requests(), &[20]);
+}
+
+#[test]
+fn an_opening_the_single_action_forbids_makes_the_point_ineligible() {
+    let front = "class = \"thief\"\nlevel = 9\nweapon = \"club\"";
+    assert_eq!(
+        opened(front, SENTRY, Style::Punch, Opening::Mug),
+        Err(Ineligible::NotBehind)
+    );
+    // A sap on a Large ogre.
+    assert_eq!(
+        opened(MUGGER, SENTRY, Style::Punch, Opening::Sap),
+        Err(Ineligible::TooLarge(Size::L))
+    );
+    // Without an opening a sleeping victim is no fight; with one he is sapped asleep and fights awake.
+    let sleeper = "class = \"fighter\"\nhp = 20\nstate = \"asleep\"";
+    assert!(opened(MUGGER, sleeper, Style::Punch, Opening::Sap).is_ok());
+}
+
+#[test]
+fn a_woken_sleeper_fights_back_in_round_1_and_the_saps_damage_stays() {
+    let sleeper = "class = \"fighter\"\nhp = 20\nstate = \"asleep\"";
+    let p = opened(MUGGER, sleeper, Style::Punch, Opening::Sap).unwrap();
+    // The sap hits a sleeper without a roll: club 1d6 = 6, 6 points (10 % a point: 60 %); a d100 of 90
+    // wakes him. 6 points: 1 real (a quarter, .5 down), 5 temporary stay on him as round 1 begins.
+    let mut dice = Scripted::new([6, 90]);
+    let mut f = p.start(&mut dice);
+    let opening = p.opening.as_ref().unwrap();
+    assert_eq!(p.open(opening, &mut f, &mut dice), None);
+    assert_eq!(
+        (f[VICTIM].real, f[VICTIM].temporary, f[VICTIM].left),
+        (1, 5, 14)
+    );
+    // In round 1 the woken victim punches back: a natural 20, a haymaker, no knockout on the d100.
+    let mut g = f;
+    let mut bout = NO_BOUT;
+    let mut round = Scripted::new([20, 100]);
+    p.turn::<VICTIM, Scripted>(&mut g, 1, false, &mut bout, &mut round);
+    assert!(g[ATTACKER].temporary > 0, "the woken victim's punch landed");
+    // A sap whose damage drops the victim ends the fight in round 0.
+    let frail = "class = \"fighter\"\nhp = 4\nstate = \"asleep\"";
+    let p = opened(MUGGER, frail, Style::Punch, Opening::Sap).unwrap();
+    let mut dice = Scripted::new([6, 90]);
+    let out = p.resolve(&mut dice);
+    assert!(out.won_by_opening && out.rounds == 0 && out.ending == Ending::AttackerWins);
+}
+
+#[test]
+fn a_held_fighter_who_attacks_never_tries_the_contest() {
+    let attack = RuleOptions {
+        held_response: crate::rules::options::HeldResponse::Attack,
+        ..RuleOptions::default()
+    };
+    let m = matchup(BRAWLER, "class = \"fighter\"\nlevel = 1\nhp = 30");
+    let p = FightPlan::prepare(
+        &m,
+        &attack,
+        FightKind::Brawl(Style::Wrestle),
+        Intent::Lethal,
+        10,
+    )
+    .unwrap();
+    // The attacker holds the victim from round 1; in round 2 the victim, held, attacks at -4 with his
+    // wrestling (no penalty while wrestling) instead of rolling the contest: his d20 is asked, no pair.
+    let mut f = p.start(&mut Scripted::new([]));
+    f[ATTACKER].holding = 1;
+    f[ATTACKER].hold_began = 1;
+    f[VICTIM].held = true;
+    let mut dice = Scripted::new([5, 1, 1]);
+    let mut bout = 1;
+    p.turn::<VICTIM, Scripted>(&mut f, 2, false, &mut bout, &mut dice);
+    assert_eq!(dice.requests(), &[20], "one attack roll, no contest");
+    assert!(f[VICTIM].held, "he never breaks free this way");
+    // By default the same turn is the contest: a pair of d20s.
+    let p = FightPlan::prepare(
+        &m,
+        &RuleOptions::default(),
+        FightKind::Brawl(Style::Wrestle),
+        Intent::Lethal,
+        10,
+    )
+    .unwrap();
+    let mut dice = Scripted::new([20, 1]);
+    p.turn::<VICTIM, Scripted>(&mut f, 2, false, &mut bout, &mut dice);
+    assert_eq!(dice.requests(), &[20, 20]);
 }

@@ -50,7 +50,13 @@ pub fn martial_arts(row_roll: i32, damage_bonus: i32, rounding: Rounding) -> Blo
 /// same), so that an exact walk of a round sees two branches rather than a hundred.
 #[inline(always)]
 pub fn knockout<R: Roller + ?Sized>(ko_percent: u32, rng: &mut R) -> Option<u32> {
-    (rng.region(&D100, &[ko_percent as i32]) == 0).then(|| rng.die(10))
+    d100_within(ko_percent, rng).then(|| rng.die(10))
+}
+
+/// A d100 at or under `percent`: one `die(100)`, asked as a region.
+#[inline(always)]
+pub fn d100_within<R: Roller + ?Sized>(percent: u32, rng: &mut R) -> bool {
+    rng.region(&D100, &[percent as i32]) == 0
 }
 
 /// The knockout roll.

@@ -41,6 +41,9 @@ pub(super) enum BlowKind {
         /// Specialized: +1 to hit, +1 damage, +1 to the row, one more attack a round.
         specialized: bool,
     },
+    /// A sap (docs/rules.md §4) with the weapon in hand or bare hands: a called shot at `sap_penalty`, magic
+    /// stripped, a quarter of the damage real, and a knockout that puts the victim out for the fight.
+    Sap,
 }
 
 impl BlowKind {
@@ -52,7 +55,8 @@ impl BlowKind {
             | BlowKind::Punch
             | BlowKind::Wrestle
             | BlowKind::Overbear
-            | BlowKind::MartialArts { .. } => false,
+            | BlowKind::MartialArts { .. }
+            | BlowKind::Sap => false,
         }
     }
 
@@ -63,18 +67,27 @@ impl BlowKind {
             | BlowKind::Wrestle
             | BlowKind::Overbear
             | BlowKind::MartialArts { .. } => true,
-            BlowKind::Idle | BlowKind::Weapon { .. } | BlowKind::Natural { .. } => false,
+            // A sap is a called shot, not a brawl: the armed-defender rule leaves it out (docs/rules.md §3).
+            BlowKind::Idle | BlowKind::Weapon { .. } | BlowKind::Natural { .. } | BlowKind::Sap => {
+                false
+            }
         }
     }
 }
 
-/// A style's blow: punching, wrestling, overbearing, or martial arts, which only a trained fighter may use
-/// (docs/rules.md §6 "Martial arts"; the point is ineligible otherwise).
-pub(super) fn brawling(style: Style, me: &Combatant) -> Result<BlowKind, Ineligible> {
+/// The attacker's style's blow: punching, wrestling, overbearing; martial arts, which only a trained fighter
+/// may use (docs/rules.md §6 "Martial arts"); or a sap at every attack, only against a T, S or M victim and
+/// never with a missile weapon (§4). The point is ineligible otherwise.
+pub(super) fn brawling(style: Style, m: &Matchup) -> Result<BlowKind, Ineligible> {
+    let me = &m.attacker;
     Ok(match style {
         Style::Punch => BlowKind::Punch,
         Style::Wrestle => BlowKind::Wrestle,
         Style::Overbear => BlowKind::Overbear,
+        Style::Sap => {
+            crate::rules::sap::eligibility(m)?;
+            BlowKind::Sap
+        }
         Style::MartialArts => match trained(me) {
             Some(kind) => kind,
             None => return Err(Ineligible::NoMartialArts(me.name.clone())),
@@ -97,7 +110,7 @@ fn trained(me: &Combatant) -> Option<BlowKind> {
 pub(super) fn attacker_blow(kind: FightKind, m: &Matchup) -> Result<BlowKind, Ineligible> {
     let a = &m.attacker;
     Ok(match kind {
-        FightKind::Brawl(style) => brawling(style, a)?,
+        FightKind::Brawl(style) => brawling(style, m)?,
         FightKind::Subdue(_) if a.weapon.is_fist() && !a.attacks.is_empty() => {
             BlowKind::Natural { held_back: true }
         }
@@ -106,7 +119,7 @@ pub(super) fn attacker_blow(kind: FightKind, m: &Matchup) -> Result<BlowKind, In
                 can_hold_back(weapon)?;
                 BlowKind::Weapon { held_back: true }
             }
-            None => brawling(style, a)?,
+            None => brawling(style, m)?,
         },
     })
 }
@@ -133,6 +146,7 @@ pub(super) fn victim_blow(
         match attacker {
             BlowKind::Wrestle => BlowKind::Wrestle,
             BlowKind::MartialArts { .. } => trained(v).unwrap_or(BlowKind::Punch),
+            BlowKind::Sap => BlowKind::Punch,
             BlowKind::Idle
             | BlowKind::Weapon { .. }
             | BlowKind::Natural { .. }
@@ -183,7 +197,8 @@ pub(super) fn attacks_per_round(me: &Combatant, kind: BlowKind) -> [u32; 2] {
         | BlowKind::Punch
         | BlowKind::Wrestle
         | BlowKind::Overbear
-        | BlowKind::MartialArts { specialized: false } => me.weapon_attacks(),
+        | BlowKind::MartialArts { specialized: false }
+        | BlowKind::Sap => me.weapon_attacks(),
     }
 }
 
@@ -197,7 +212,8 @@ pub(super) fn bare(kind: BlowKind) -> BlowKind {
         | BlowKind::Punch
         | BlowKind::Wrestle
         | BlowKind::Overbear
-        | BlowKind::MartialArts { .. } => kind,
+        | BlowKind::MartialArts { .. }
+        | BlowKind::Sap => kind,
     }
 }
 
@@ -208,6 +224,21 @@ pub(super) fn slot_in_bout(main: Option<Size>, has_backup: bool) -> Slot {
         (Some(size), _) if size <= Size::S => Slot::Main,
         (_, true) => Slot::Backup,
         (Some(_) | None, false) => Slot::Fists,
+    }
+}
+
+/// A called shot adds 1 to its maker's initiative roll in every round he makes one (docs/rules.md §1
+/// "Initiative"): a sapper's, every round.
+pub(super) fn called_shot_initiative(attacker: BlowKind) -> u32 {
+    match attacker {
+        BlowKind::Sap => 1,
+        BlowKind::Idle
+        | BlowKind::Weapon { .. }
+        | BlowKind::Natural { .. }
+        | BlowKind::Punch
+        | BlowKind::Wrestle
+        | BlowKind::Overbear
+        | BlowKind::MartialArts { .. } => 0,
     }
 }
 

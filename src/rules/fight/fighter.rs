@@ -45,7 +45,8 @@ pub(super) struct Fighter {
     pub(super) slot: Slot,
 }
 
-/// [`Fighter::down_at`] of a pinned fighter: down however many hit points he has left.
+/// [`Fighter::down_at`] of a pinned fighter, or of one a sap put out for the fight: down however many hit
+/// points he has left.
 pub(super) const PINNED: i32 = i32::MAX;
 
 /// Where a fight stands in time: the round about to be fought and the rounds left until temporary damage

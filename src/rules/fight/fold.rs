@@ -64,7 +64,8 @@ impl Face {
             | BlowKind::Idle
             | BlowKind::Weapon { .. }
             | BlowKind::Natural { .. }
-            | BlowKind::Overbear => crate::rules::brawl::Blow::default(),
+            | BlowKind::Overbear
+            | BlowKind::Sap => crate::rules::brawl::Blow::default(),
         };
         // Row damage is at most a few points plus Strength's adjustment, and chances are percentages: the
         // narrowing keeps every value.
@@ -154,7 +155,8 @@ impl Blow {
             | BlowKind::Punch
             | BlowKind::Wrestle
             | BlowKind::Overbear
-            | BlowKind::MartialArts { .. } => return [0, 0],
+            | BlowKind::MartialArts { .. }
+            | BlowKind::Sap => return [0, 0],
         };
         let rolled = self.dice(natural, natural_dice, i).roll(rng);
         self.split
@@ -235,7 +237,8 @@ impl PlainStrike {
             | BlowKind::Punch
             | BlowKind::Wrestle
             | BlowKind::Overbear
-            | BlowKind::MartialArts { .. } => return None,
+            | BlowKind::MartialArts { .. }
+            | BlowKind::Sap => return None,
         };
         Some(PlainStrike {
             roll: blow.rolls[0],
@@ -342,6 +345,14 @@ fn blow_in(
             fist,
             0,
         ),
+        // A sap with the weapon in hand, or bare hands (1d2): the called shot's penalty, Strength counting and
+        // magic not (docs/rules.md §4); its damage is rolled when it hits.
+        BlowKind::Sap => make(
+            BlowKind::Sap,
+            hit + options.sap_penalty,
+            weapon.map_or(fist, |w| w.dice),
+            strength,
+        ),
         // A wrestler's armor penalty applies to martial arts too; a specialist adds 1.
         BlowKind::MartialArts { specialized } => make(
             BlowKind::MartialArts { specialized },
@@ -409,7 +420,8 @@ impl Side {
             BlowKind::Punch
             | BlowKind::Wrestle
             | BlowKind::Overbear
-            | BlowKind::MartialArts { .. } => return None,
+            | BlowKind::MartialArts { .. }
+            | BlowKind::Sap => return None,
         }
         let most = self.attacks[0].max(self.attacks[1]) as usize;
         Some(PlainSide {

@@ -24,7 +24,7 @@ use serde::Deserialize;
 use crate::dice::Roller;
 use crate::rules::catalog::Weapon;
 use crate::rules::{Ineligible, Matchup, RuleOptions, StateName};
-use decide::{armed_defender_applies, attacker_blow, victim_blow};
+use decide::{armed_defender_applies, attacker_blow, called_shot_initiative, victim_blow};
 use fighter::{Clock, Fighter};
 use fold::{PlainSide, Side, arm, side};
 
@@ -63,6 +63,8 @@ pub enum Style {
     Overbear,
     /// Martial arts (the CFH column), for a fighter trained in them.
     MartialArts,
+    /// Every attack a sap (docs/rules.md §4): a called shot, +1 to the attacker's initiative each round.
+    Sap,
 }
 
 /// How the victim of a fight answers.
@@ -101,6 +103,8 @@ pub struct FightPlan {
     plain: Option<[PlainSide; 2]>,
     /// What the attacker does before round 1, if anything.
     opening: Option<OpeningPlan>,
+    /// Added to the attacker's initiative roll every round: 1 for a called shot (a sap), else 0.
+    called_shot: u32,
 }
 
 /// How a fight ended.
@@ -203,6 +207,7 @@ impl FightPlan {
             armed_defender,
             plain,
             opening: None,
+            called_shot: called_shot_initiative(attacker_kind),
         })
     }
 

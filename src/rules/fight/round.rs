@@ -6,8 +6,9 @@
 //! discarding dice, which measured slower.
 
 use crate::dice::Roller;
+use crate::rules::Damage;
 use crate::rules::attack::contest;
-use crate::rules::brawl::{knockout, wrestling_damage};
+use crate::rules::brawl::{d100_within, knockout, wrestling_damage};
 use crate::rules::fight::decide::{
     ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, armed_defender_strikes,
     breaks_free_first, order,
@@ -80,7 +81,8 @@ impl FightPlan {
                     }
                 }
             }
-            let initiative = [rng.die(10), rng.die(10)];
+            // A called shot adds to its maker's roll (the lower acts first).
+            let initiative = [rng.die(10) + self.called_shot, rng.die(10)];
             let armed =
                 armed_defender_strikes(self.armed_defender, &f[VICTIM], &f[ATTACKER], round);
             if armed && !self.options.armed_defender_extra_attack {
@@ -235,6 +237,18 @@ impl FightPlan {
                     f[o].stunned_through = f[o].stunned_through.max(round.saturating_add(k));
                 }
             }
+            BlowKind::Sap if face.hit => {
+                // A quarter of the damage real; a knockout (5 % a point, to the cap, against the awake)
+                // puts him out for the rest of the fight (docs/rules.md §6 "The text's maneuvers").
+                let total =
+                    (blow.dice.roll(rng) + blow.damage_add[usize::from(armed)]).max(1) as u32;
+                f[o].take(Damage::quarter_real(total, self.options.rounding));
+                let chance = (self.options.sap_ko_per_point.saturating_mul(total))
+                    .min(self.options.sap_ko_cap);
+                if d100_within(chance, rng) {
+                    f[o].down_at = PINNED;
+                }
+            }
             BlowKind::Overbear if face.hit => match f[o].prone_since {
                 Some(r) if r < round => f[o].down_at = PINNED,
                 Some(_) => {}
@@ -246,6 +260,7 @@ impl FightPlan {
             | BlowKind::Punch
             | BlowKind::MartialArts { .. }
             | BlowKind::Overbear
+            | BlowKind::Sap
             | BlowKind::Idle => {}
         }
     }

@@ -99,6 +99,15 @@ fn fights(c: &mut Criterion) {
         100,
     )
     .expect("eligible");
+    let sapper = "class = \"thief\"\nlevel = 5\nstrength = 16\nweapon = \"club\"\nac = 7";
+    let sap = FightPlan::prepare(
+        &matchup(sapper, guard),
+        &o,
+        FightKind::Brawl(Style::Sap),
+        Intent::Lethal,
+        100,
+    )
+    .expect("eligible");
     let mut group = c.benchmark_group("fight");
     group.throughput(Throughput::Elements(1));
     let mut rng = Pooled::new(Xoshiro256PlusPlus::seed_from_u64(2));
@@ -111,6 +120,7 @@ fn fights(c: &mut Criterion) {
     group.bench_function("brawl_martial_arts", |b| {
         b.iter(|| black_box(martial_arts.resolve(&mut rng)))
     });
+    group.bench_function("brawl_sap", |b| b.iter(|| black_box(sap.resolve(&mut rng))));
     group.bench_function("subdue_ogre", |b| {
         b.iter(|| black_box(subdue.resolve(&mut rng)))
     });

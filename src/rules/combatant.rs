@@ -165,12 +165,11 @@ impl<'de> Deserialize<'de> for HitPoints {
                 f.write_str("a number of hit points such as 12, or dice such as \"4d8+1\"")
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<HitPoints, E> {
-                match i32::try_from(v) {
-                    Ok(n) if n >= 1 => Ok(HitPoints::Fixed(n)),
-                    _ => Err(E::custom(format!(
-                        "hp {v} is out of range: expected 1 or more"
-                    ))),
-                }
+                i32::try_from(v)
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .map(HitPoints::Fixed)
+                    .ok_or_else(|| E::custom(format!("hp {v} is out of range: expected 1 or more")))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<HitPoints, E> {
                 self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
@@ -486,7 +485,7 @@ impl Combatant {
         match warrior_level {
             Some(13..) => [2, 2],
             Some(7..=12) => [2, 1],
-            _ => [1, 1],
+            Some(_) | None => [1, 1],
         }
     }
 

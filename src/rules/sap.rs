@@ -38,10 +38,14 @@ impl KnockoutChance {
         let chance = self.percent(damage) as i32;
         // Not a knockout and at least `wake_at`: above both the chance and `wake_at - 1`.
         let quiet_to = chance.max(self.wake_at as i32 - 1);
-        match rng.region(&D100, &[chance, quiet_to]) {
-            0 => Some(true),
-            1 => None,
-            _ => Some(false),
+        // The region: 0 a knockout, 1 nothing, 2 the sleeper wakes.
+        let region = rng.region(&D100, &[chance, quiet_to]);
+        if region == 0 {
+            Some(true)
+        } else if region == 1 {
+            None
+        } else {
+            Some(false)
         }
     }
 }

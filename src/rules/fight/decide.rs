@@ -60,6 +60,21 @@ impl BlowKind {
         }
     }
 
+    /// A blow whose damage is its dice plus what is added, split as full or held back (a weapon's, or a
+    /// monster's natural attack): `Some(natural)`. Every other blow reads a column, or rolls its own.
+    pub(super) fn damage_dice(self) -> Option<bool> {
+        match self {
+            BlowKind::Weapon { .. } => Some(false),
+            BlowKind::Natural { .. } => Some(true),
+            BlowKind::Idle
+            | BlowKind::Punch
+            | BlowKind::Wrestle
+            | BlowKind::Overbear
+            | BlowKind::MartialArts { .. }
+            | BlowKind::Sap => None,
+        }
+    }
+
     /// An unarmed attack: the kind an armed defender strikes first against (docs/rules.md §3).
     pub(super) fn is_unarmed(self) -> bool {
         match self {

@@ -148,15 +148,8 @@ impl Blow {
         armed: bool,
         rng: &mut R,
     ) -> [i32; 2] {
-        let natural = match self.kind {
-            BlowKind::Weapon { .. } => false,
-            BlowKind::Natural { .. } => true,
-            BlowKind::Idle
-            | BlowKind::Punch
-            | BlowKind::Wrestle
-            | BlowKind::Overbear
-            | BlowKind::MartialArts { .. }
-            | BlowKind::Sap => return [0, 0],
+        let Some(natural) = self.kind.damage_dice() else {
+            return [0, 0];
         };
         let rolled = self.dice(natural, natural_dice, i).roll(rng);
         self.split
@@ -230,16 +223,7 @@ impl PlainStrike {
     /// The `i`-th attack of a round struck with `blow`, or `None` for a blow that is not a weapon's or a
     /// natural attack's.
     pub(super) fn fold(blow: &Blow, natural: &[Dice], i: usize) -> Option<PlainStrike> {
-        let is_natural = match blow.kind {
-            BlowKind::Weapon { .. } => false,
-            BlowKind::Natural { .. } => true,
-            BlowKind::Idle
-            | BlowKind::Punch
-            | BlowKind::Wrestle
-            | BlowKind::Overbear
-            | BlowKind::MartialArts { .. }
-            | BlowKind::Sap => return None,
-        };
+        let is_natural = blow.kind.damage_dice()?;
         Some(PlainStrike {
             roll: blow.rolls[0],
             dice: *blow.dice(is_natural, natural, i),

@@ -196,9 +196,10 @@ impl FightPlan {
         );
         let armed_defender = armed_defender_applies(attacker_kind, victim_kind);
         // Slots change only in a wrestling bout, so the blows in hand at the start are the only ones.
-        let plain = match (armed_defender, attacker.plain(), victim.plain()) {
-            (false, Some(a), Some(v)) => Some([a, v]),
-            _ => None,
+        let plain = if armed_defender {
+            None
+        } else {
+            attacker.plain().zip(victim.plain()).map(|(a, v)| [a, v])
         };
         Ok(FightPlan {
             sides: [attacker, victim],

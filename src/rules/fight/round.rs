@@ -31,7 +31,7 @@ impl FightPlan {
             let ending = match down {
                 [true, true] => Ending::BothDown,
                 [false, true] => Ending::AttackerWins,
-                _ => Ending::VictimWins,
+                [true, false] | [false, false] => Ending::VictimWins,
             };
             let death_at = self.options.death_at;
             return Some(FightOutcome {

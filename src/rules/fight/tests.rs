@@ -1334,8 +1334,6 @@ fn a_one_round_martial_arts_brawl_samples_its_exact_distribution() {
     // The victim starts stunned, so the round is the artist's attack alone: initiative, the d20, and on a
     // hit the knockout d100 (two branches) and its d10. Every way it ends is enumerated exactly, then
     // 200,000 simulated rounds must land within 4.5 standard errors of each probability.
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::SeedableRng;
     let p = plan(
         MASTER,
         "class = \"fighter\"\nlevel = 1\nhp = 4",
@@ -1343,47 +1341,7 @@ fn a_one_round_martial_arts_brawl_samples_its_exact_distribution() {
         Intent::Lethal,
         1,
     );
-    let clock = p.clock();
-    let mut start = p.start(&mut Scripted::new([]));
-    start[VICTIM].stunned_through = 1;
-    let ends = every_round(&p, start, clock, false);
-    let common = ends
-        .iter()
-        .map(|&(_, _, d)| d)
-        .fold(1, |l, d| l / gcd(l, d) * d);
-    let exact = exact_distribution(&ends, common);
-    let trials = 200_000u32;
-    let mut counts = std::collections::BTreeMap::new();
-    let mut rng = crate::dice::Pooled::new(Xoshiro256PlusPlus::seed_from_u64(2026));
-    for _ in 0..trials {
-        let mut f = start;
-        let out = p.rounds(&mut f, clock, &mut rng);
-        *counts
-            .entry((
-                out.ending as u8,
-                out.killed,
-                f.map(|x| (x.real, x.temporary)),
-            ))
-            .or_insert(0u32) += 1;
-    }
-    assert!(
-        exact.len() > 5,
-        "a round with several endings: {}",
-        exact.len()
-    );
-    for (end, ways) in &exact {
-        let p_exact = *ways as f64 / common as f64;
-        let seen = f64::from(counts.get(end).copied().unwrap_or(0)) / f64::from(trials);
-        let se = (p_exact * (1.0 - p_exact) / f64::from(trials)).sqrt();
-        assert!(
-            (seen - p_exact).abs() <= 4.5 * se + 1e-12,
-            "{end:?}: {seen} against {p_exact}"
-        );
-    }
-    assert!(
-        counts.keys().all(|k| exact.contains_key(k)),
-        "no simulated ending the walk missed"
-    );
+    samples_its_exact_round(&p, 2026);
 }
 
 /// A fight with an opening, prepared as a scenario prepares it.
@@ -1583,8 +1541,6 @@ fn a_sap_knockout_puts_the_victim_out_for_the_fight() {
 fn a_one_round_sap_fight_samples_its_exact_distribution() {
     // The victim starts stunned: the round is the sapper's blow alone (initiative, d20, damage, the knockout
     // d100 as two branches). Exact against 200,000 simulated rounds, within 4.5 standard errors each.
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::SeedableRng;
     let p = plan(
         "class = \"fighter\"\nlevel = 7\nhp = 20\nstrength = \"18/00\"\nweapon = \"club\"",
         "class = \"fighter\"\nlevel = 1\nhp = 7",
@@ -1592,10 +1548,19 @@ fn a_one_round_sap_fight_samples_its_exact_distribution() {
         Intent::Lethal,
         1,
     );
+    samples_its_exact_round(&p, 404);
+}
+
+/// One round of `p` from its start with the victim stunned (so the round is the attacker's blows alone):
+/// every way it can end is enumerated exactly, then 200,000 simulated rounds must land within 4.5 standard
+/// errors of each probability, and no simulated ending may be one the walk missed.
+fn samples_its_exact_round(p: &FightPlan, seed: u64) {
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::SeedableRng;
     let clock = p.clock();
     let mut start = p.start(&mut Scripted::new([]));
     start[VICTIM].stunned_through = 1;
-    let ends = every_round(&p, start, clock, false);
+    let ends = every_round(p, start, clock, false);
     let common = ends
         .iter()
         .map(|&(_, _, d)| d)
@@ -1603,7 +1568,7 @@ fn a_one_round_sap_fight_samples_its_exact_distribution() {
     let exact = exact_distribution(&ends, common);
     let trials = 200_000u32;
     let mut counts = std::collections::BTreeMap::new();
-    let mut rng = crate::dice::Pooled::new(Xoshiro256PlusPlus::seed_from_u64(404));
+    let mut rng = crate::dice::Pooled::new(Xoshiro256PlusPlus::seed_from_u64(seed));
     for _ in 0..trials {
         let mut f = start;
         let out = p.rounds(&mut f, clock, &mut rng);
@@ -1629,5 +1594,8 @@ fn a_one_round_sap_fight_samples_its_exact_distribution() {
             "{end:?}: {seen} against {p_exact}"
         );
     }
-    assert!(counts.keys().all(|k| exact.contains_key(k)));
+    assert!(
+        counts.keys().all(|k| exact.contains_key(k)),
+        "no simulated ending the walk missed"
+    );
 }

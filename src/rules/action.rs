@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Deserialize;
 
 use crate::rules::combatant::State;
-use crate::rules::fight::{FightKind, FightPlan, Intent, Opening, Style};
+use crate::rules::fight::{FightKind, FightPlan, Intent, Opening, Style, Then};
 use crate::rules::grab::{GrabHold, GrabObject, Hands};
 use crate::rules::mugging::Mugging;
 use crate::rules::sap::Sap;
@@ -74,9 +74,9 @@ impl Action {
         match self {
             Action::Mug | Action::Sap | Action::Strike | Action::GrabObject => &[],
             Action::GrabPerson | Action::GrabMonster => &["hands"],
-            Action::Brawl => &["style", "max_rounds", "victim_intent", "opening"],
+            Action::Brawl => &["style", "max_rounds", "victim_intent", "opening", "then"],
             // A bare-handed subduer fights with a style, since fists are not held back.
-            Action::Subdue => &["style", "max_rounds", "victim_intent", "opening"],
+            Action::Subdue => &["style", "max_rounds", "victim_intent", "opening", "then"],
         }
     }
 }
@@ -104,12 +104,21 @@ pub struct ActionOptionsSpec {
     pub victim_intent: Option<Intent>,
     /// A mugging or a sap before round 1, while the victim is unaware (default none).
     pub opening: Option<Opening>,
+    /// With `style = "disarm"`: what the attacker fights with once he holds the victim's weapon (default
+    /// punch).
+    pub then: Option<Then>,
 }
 
 impl ActionOptionsSpec {
     /// Every key, for suggestions.
-    pub const FIELDS: [&'static str; 5] =
-        ["hands", "style", "max_rounds", "victim_intent", "opening"];
+    pub const FIELDS: [&'static str; 6] = [
+        "hands",
+        "style",
+        "max_rounds",
+        "victim_intent",
+        "opening",
+        "then",
+    ];
 
     /// The options with their defaults filled in (hands 2, punch, 100 rounds, lethal). Ranges are checked
     /// by the scenario layer where each value is written.
@@ -125,6 +134,7 @@ impl ActionOptionsSpec {
             max_rounds: self.max_rounds.unwrap_or(defaults.max_rounds),
             victim_intent: self.victim_intent.unwrap_or(defaults.victim_intent),
             opening: self.opening,
+            then: self.then.unwrap_or_default(),
         }
     }
 }
@@ -142,6 +152,8 @@ pub struct ActionOptions {
     pub victim_intent: Intent,
     /// A mugging or a sap before round 1.
     pub opening: Option<Opening>,
+    /// A disarmer's blow once he holds the weapon.
+    pub then: Then,
 }
 
 impl Default for ActionOptions {
@@ -152,6 +164,7 @@ impl Default for ActionOptions {
             max_rounds: 100,
             victim_intent: Intent::Lethal,
             opening: None,
+            then: Then::Punch,
         }
     }
 }
@@ -266,13 +279,16 @@ fn fight(
     action_options: &ActionOptions,
 ) -> Result<Prepared, Ineligible> {
     let (intent, max_rounds) = (action_options.victim_intent, action_options.max_rounds);
+    let then = action_options.then;
     let plan = match action_options.opening {
-        None => FightPlan::prepare(m, options, kind, intent, max_rounds)?,
+        None => FightPlan::prepare(m, options, kind, intent, max_rounds)?
+            .with_then(m, options, kind, then)?,
         Some(opening) => {
             let mut awake = m.clone();
             awake.victim.state = State::Awake;
             awake.victim.aware = true;
             FightPlan::prepare(&awake, options, kind, intent, max_rounds)?
+                .with_then(&awake, options, kind, then)?
                 .with_opening(m, options, opening)?
         }
     };

@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 use crate::rules::armed_defender::armed_with;
 use crate::rules::combatant::{Combatant, MartialArtsSkill};
 use crate::rules::fight::fighter::{Fighter, Slot};
-use crate::rules::fight::{FightKind, Intent, Style};
+use crate::rules::fight::{FightKind, Intent, Style, Then};
 use crate::rules::options::HeldResponse;
 use crate::rules::strike::can_hold_back;
 use crate::rules::tables::Size;
@@ -44,6 +44,9 @@ pub(super) enum BlowKind {
     /// A sap (docs/rules.md §4) with the weapon in hand or bare hands: a called shot at `sap_penalty`, magic
     /// stripped, a quarter of the damage real, and a knockout that puts the victim out for the fight.
     Sap,
+    /// A grab of the victim's weapon (docs/rules.md §5): a called shot at −4, then the Strength contest for
+    /// control; won, the victim is disarmed and the attacker fights on with `then`.
+    Disarm,
 }
 
 impl BlowKind {
@@ -56,7 +59,8 @@ impl BlowKind {
             | BlowKind::Wrestle
             | BlowKind::Overbear
             | BlowKind::MartialArts { .. }
-            | BlowKind::Sap => false,
+            | BlowKind::Sap
+            | BlowKind::Disarm => false,
         }
     }
 
@@ -71,7 +75,8 @@ impl BlowKind {
             | BlowKind::Wrestle
             | BlowKind::Overbear
             | BlowKind::MartialArts { .. }
-            | BlowKind::Sap => None,
+            | BlowKind::Sap
+            | BlowKind::Disarm => None,
         }
     }
 
@@ -81,7 +86,9 @@ impl BlowKind {
             BlowKind::Punch
             | BlowKind::Wrestle
             | BlowKind::Overbear
-            | BlowKind::MartialArts { .. } => true,
+            | BlowKind::MartialArts { .. }
+            // A grab must get very close: the armed defender strikes first (docs/rules.md §3).
+            | BlowKind::Disarm => true,
             // A sap is a called shot, not a brawl: the armed-defender rule leaves it out (docs/rules.md §3).
             BlowKind::Idle | BlowKind::Weapon { .. } | BlowKind::Natural { .. } | BlowKind::Sap => {
                 false
@@ -107,6 +114,36 @@ pub(super) fn brawling(style: Style, m: &Matchup) -> Result<BlowKind, Ineligible
             Some(kind) => kind,
             None => return Err(Ineligible::NoMartialArts(me.name.clone())),
         },
+        // A grab of the weapon in the victim's hand, with a free hand of the attacker's.
+        Style::Disarm => {
+            if armed_with(&m.victim).is_none() {
+                return Err(Ineligible::NothingToGrab);
+            }
+            if me.hands_free < 1 {
+                return Err(Ineligible::HandsNotFree {
+                    needed: 1,
+                    free: me.hands_free,
+                });
+            }
+            BlowKind::Disarm
+        }
+    })
+}
+
+/// What a disarmer fights with once he holds the victim's weapon (`then`): a style's blow, or the weapon he
+/// took, held back in a subdual fight.
+pub(super) fn then_blow(then: Then, m: &Matchup, subdue: bool) -> Result<BlowKind, Ineligible> {
+    Ok(match then {
+        Then::Punch => BlowKind::Punch,
+        Then::Wrestle => BlowKind::Wrestle,
+        Then::Overbear => BlowKind::Overbear,
+        Then::MartialArts => brawling(Style::MartialArts, m)?,
+        Then::Weapon => {
+            if subdue && let Some(weapon) = armed_with(&m.victim) {
+                can_hold_back(weapon)?;
+            }
+            BlowKind::Weapon { held_back: subdue }
+        }
     })
 }
 
@@ -161,7 +198,7 @@ pub(super) fn victim_blow(
         match attacker {
             BlowKind::Wrestle => BlowKind::Wrestle,
             BlowKind::MartialArts { .. } => trained(v).unwrap_or(BlowKind::Punch),
-            BlowKind::Sap => BlowKind::Punch,
+            BlowKind::Sap | BlowKind::Disarm => BlowKind::Punch,
             BlowKind::Idle
             | BlowKind::Weapon { .. }
             | BlowKind::Natural { .. }
@@ -178,15 +215,17 @@ pub(super) fn armed_defender_applies(attacker: BlowKind, victim: BlowKind) -> bo
 }
 
 /// The armed defender strikes first this round: the rule applies, he still holds a weapon (a defender
-/// reduced to his fists loses it), and an unarmed attack is tried against him (the attacker can act).
+/// reduced to his fists loses it), and an unarmed attack is tried against him (the attacker can act, and
+/// his blow in hand is unarmed: a disarmer who took the weapon and strikes with it is not).
 #[inline(always)]
 pub(super) fn armed_defender_strikes(
     applies: bool,
     defender: &Fighter,
     attacker: &Fighter,
+    attacker_unarmed: bool,
     round: u32,
 ) -> bool {
-    applies && defender.slot != Slot::Fists && attacker.can_act(round)
+    applies && defender.slot != Slot::Fists && attacker.can_act(round) && attacker_unarmed
 }
 
 /// A held fighter spends his first attack of the round on the Strength contest to break free
@@ -213,7 +252,8 @@ pub(super) fn attacks_per_round(me: &Combatant, kind: BlowKind) -> [u32; 2] {
         | BlowKind::Wrestle
         | BlowKind::Overbear
         | BlowKind::MartialArts { specialized: false }
-        | BlowKind::Sap => me.weapon_attacks(),
+        | BlowKind::Sap
+        | BlowKind::Disarm => me.weapon_attacks(),
     }
 }
 
@@ -228,7 +268,8 @@ pub(super) fn bare(kind: BlowKind) -> BlowKind {
         | BlowKind::Wrestle
         | BlowKind::Overbear
         | BlowKind::MartialArts { .. }
-        | BlowKind::Sap => kind,
+        | BlowKind::Sap
+        | BlowKind::Disarm => kind,
     }
 }
 
@@ -246,7 +287,7 @@ pub(super) fn slot_in_bout(main: Option<Size>, has_backup: bool) -> Slot {
 /// "Initiative"): a sapper's, every round.
 pub(super) fn called_shot_initiative(attacker: BlowKind) -> u32 {
     match attacker {
-        BlowKind::Sap => 1,
+        BlowKind::Sap | BlowKind::Disarm => 1,
         BlowKind::Idle
         | BlowKind::Weapon { .. }
         | BlowKind::Natural { .. }

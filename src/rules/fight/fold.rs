@@ -65,7 +65,8 @@ impl Face {
             | BlowKind::Weapon { .. }
             | BlowKind::Natural { .. }
             | BlowKind::Overbear
-            | BlowKind::Sap => crate::rules::brawl::Blow::default(),
+            | BlowKind::Sap
+            | BlowKind::Disarm => crate::rules::brawl::Blow::default(),
         };
         // Row damage is at most a few points plus Strength's adjustment, and chances are percentages: the
         // narrowing keeps every value.
@@ -192,6 +193,8 @@ pub(super) struct Side {
     /// The slot the main weapon gives way to after the first round of a wrestling bout (only size S
     /// weapons serve): the backup, else the fists; the main slot again when the main weapon is small.
     pub(super) in_bout: Slot,
+    /// The slot a disarmed fighter falls back on: his backup weapon, else his fists.
+    pub(super) disarmed: Slot,
     /// Contest score while holding the other side (size modifier included).
     pub(super) holding: ContestScore,
     /// Contest score while breaking free.
@@ -291,7 +294,7 @@ fn blow(
 }
 
 /// The blow struck in `mode` with `weapon` in hand (`None`: the slot is empty).
-fn blow_in(
+pub(super) fn blow_in(
     me: &Combatant,
     them: &Combatant,
     mode: BlowKind,
@@ -337,6 +340,13 @@ fn blow_in(
             weapon.map_or(fist, |w| w.dice),
             strength,
         ),
+        // A grab is a called shot at −4 with Strength, no magic (docs/rules.md §5).
+        BlowKind::Disarm => make(
+            BlowKind::Disarm,
+            hit + crate::rules::grab::CALLED_SHOT_PENALTY,
+            fist,
+            0,
+        ),
         // A wrestler's armor penalty applies to martial arts too; a specialist adds 1.
         BlowKind::MartialArts { specialized } => make(
             BlowKind::MartialArts { specialized },
@@ -381,6 +391,11 @@ pub(super) fn side(
             Slot::Fists
         },
         in_bout,
+        disarmed: if backup.is_some() {
+            Slot::Backup
+        } else {
+            Slot::Fists
+        },
         holding: me
             .contest_score()
             .modified(size_modifier(me, them, options)),
@@ -405,7 +420,8 @@ impl Side {
             | BlowKind::Wrestle
             | BlowKind::Overbear
             | BlowKind::MartialArts { .. }
-            | BlowKind::Sap => return None,
+            | BlowKind::Sap
+            | BlowKind::Disarm => return None,
         }
         let most = self.attacks[0].max(self.attacks[1]) as usize;
         Some(PlainSide {

@@ -24,7 +24,7 @@ use serde::Deserialize;
 use crate::dice::Roller;
 use crate::rules::catalog::Weapon;
 use crate::rules::{Ineligible, Matchup, RuleOptions, StateName};
-use decide::{armed_defender_applies, attacker_blow, called_shot_initiative, victim_blow};
+use decide::{armed_defender_applies, attacker_blow, victim_blow};
 use fighter::{Clock, Fighter};
 use fold::{PlainSide, Side, arm, side};
 
@@ -38,7 +38,8 @@ use crate::rules::options::{MartialArtsRow, OddPoint, Rounding};
 use crate::rules::tables::Size;
 #[cfg(test)]
 use decide::{
-    ARMED_BONUS, BlowKind, HELD, SITUATIONS, TARGET_PRONE, TARGET_STUNNED, situational_modifier,
+    ARMED_BONUS, BlowKind, HELD, SITUATIONS, TARGET_PRONE, TARGET_STUNNED, called_shot_initiative,
+    situational_modifier,
 };
 #[cfg(test)]
 use fighter::{NO_BOUT, PINNED, Slot};
@@ -65,6 +66,26 @@ pub enum Style {
     MartialArts,
     /// Every attack a sap (docs/rules.md §4): a called shot, +1 to the attacker's initiative each round.
     Sap,
+    /// A grab of the victim's weapon (docs/rules.md §5) each round until the attacker controls it, then
+    /// the action option `then`.
+    Disarm,
+}
+
+/// What a disarmer fights with once he holds the victim's weapon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Then {
+    /// Punching (the default).
+    #[default]
+    Punch,
+    /// Wrestling.
+    Wrestle,
+    /// Overbearing.
+    Overbear,
+    /// Martial arts, for the trained.
+    MartialArts,
+    /// The weapon he took: at full force in a brawl, held back in a subdual fight.
+    Weapon,
 }
 
 /// How the victim of a fight answers.
@@ -105,6 +126,9 @@ pub struct FightPlan {
     opening: Option<OpeningPlan>,
     /// Added to the attacker's initiative roll every round: 1 for a called shot (a sap), else 0.
     called_shot: u32,
+    /// The attacker disarms: his blow changes once he holds the weapon, so the round asks the blow in hand
+    /// for the called shot's initiative and for the armed-defender rule.
+    disarms: bool,
 }
 
 /// How a fight ended.
@@ -208,7 +232,8 @@ impl FightPlan {
             armed_defender,
             plain,
             opening: None,
-            called_shot: called_shot_initiative(attacker_kind),
+            called_shot: decide::called_shot_initiative(attacker_kind),
+            disarms: attacker_kind == decide::BlowKind::Disarm,
         })
     }
 
@@ -262,6 +287,27 @@ impl FightPlan {
             Opening::Mug => OpeningPlan::Mug(crate::rules::mugging::Mugging::prepare(m, options)?),
             Opening::Sap => OpeningPlan::Sap(crate::rules::sap::Sap::prepare(m, options)?),
         });
+        Ok(self)
+    }
+
+    /// What a disarmer fights with once he holds the victim's weapon (`then`, docs/rules.md §6 "The text's
+    /// maneuvers inside a fight"): no change to a plan whose attacker does not disarm.
+    pub fn with_then(
+        mut self,
+        m: &Matchup,
+        options: &RuleOptions,
+        kind: FightKind,
+        then: Then,
+    ) -> Result<FightPlan, Ineligible> {
+        let me = &self.sides[ATTACKER];
+        if me.blows[me.first_slot as usize].kind != decide::BlowKind::Disarm {
+            return Ok(self);
+        }
+        let then_kind = decide::then_blow(then, m, matches!(kind, FightKind::Subdue(_)))?;
+        let taken =
+            crate::rules::armed_defender::armed_with(&m.victim).map(|w| arm(w, m.victim.size));
+        self.sides[ATTACKER].blows[fighter::Slot::Backup as usize] =
+            fold::blow_in(&m.attacker, &m.victim, then_kind, taken.as_ref(), options);
         Ok(self)
     }
 

@@ -11,7 +11,7 @@ use crate::rules::attack::contest;
 use crate::rules::brawl::{d100_within, knockout, wrestling_damage};
 use crate::rules::fight::decide::{
     ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, armed_defender_strikes,
-    breaks_free_first, order,
+    breaks_free_first, called_shot_initiative, order,
 };
 use crate::rules::fight::fighter::{Clock, Fighter, NO_BOUT, PINNED, Slot};
 use crate::rules::fight::{ATTACKER, Ending, FightOutcome, FightPlan, VICTIM};
@@ -81,10 +81,23 @@ impl FightPlan {
                     }
                 }
             }
-            // A called shot adds to its maker's roll (the lower acts first).
-            let initiative = [rng.die(10) + self.called_shot, rng.die(10)];
-            let armed =
-                armed_defender_strikes(self.armed_defender, &f[VICTIM], &f[ATTACKER], round);
+            // A called shot adds to its maker's roll (the lower acts first), in every round he makes one.
+            // Only a disarmer's blow changes mid-fight; every other attacker's is the one he starts with, so
+            // the common round reads the plan's numbers rather than the blow in hand.
+            let (called_shot, unarmed) = if self.disarms {
+                let blow = self.sides[ATTACKER].blows[f[ATTACKER].slot as usize].kind;
+                (called_shot_initiative(blow), blow.is_unarmed())
+            } else {
+                (self.called_shot, true)
+            };
+            let initiative = [rng.die(10) + called_shot, rng.die(10)];
+            let armed = armed_defender_strikes(
+                self.armed_defender,
+                &f[VICTIM],
+                &f[ATTACKER],
+                unarmed,
+                round,
+            );
             if armed && !self.options.armed_defender_extra_attack {
                 // The armed defender resolves all his attacks first, at +4 to hit and damage.
                 if f[VICTIM].can_act(round) {
@@ -249,6 +262,21 @@ impl FightPlan {
                     f[o].down_at = PINNED;
                 }
             }
+            BlowKind::Disarm if face.hit => {
+                // The grab touched the weapon: the Strength contest decides control (docs/rules.md §5).
+                // Won, the victim falls back on his backup weapon or his fists, and the attacker fights on
+                // with `then` (the backup slot of his side).
+                let c = contest(
+                    me.breaking,
+                    self.sides[o].breaking,
+                    self.options.grab_contest,
+                    rng,
+                );
+                if c.first_wins {
+                    f[o].slot = self.sides[o].disarmed;
+                    f[s].slot = Slot::Backup;
+                }
+            }
             BlowKind::Overbear if face.hit => match f[o].prone_since {
                 Some(r) if r < round => f[o].down_at = PINNED,
                 Some(_) => {}
@@ -261,6 +289,7 @@ impl FightPlan {
             | BlowKind::MartialArts { .. }
             | BlowKind::Overbear
             | BlowKind::Sap
+            | BlowKind::Disarm
             | BlowKind::Idle => {}
         }
     }

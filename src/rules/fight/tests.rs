@@ -929,7 +929,8 @@ fn every_folded_face_is_the_attack_roll_and_the_column_for_its_modified_roll() {
                                             | BlowKind::Weapon { .. }
                                             | BlowKind::Natural { .. }
                                             | BlowKind::Overbear
-                                            | BlowKind::Sap,
+                                            | BlowKind::Sap
+                                            | BlowKind::Disarm,
                                             _,
                                         ) => crate::rules::brawl::Blow::default(),
                                     };
@@ -1490,7 +1491,7 @@ const SAPPER: &str = "class = \"thief\"\nlevel = 5\nhp = 1\nstrength = 16\nweapo
 fn a_saps_plus_1_initiative_lets_the_victim_act_first_on_a_tie_he_would_have_shared() {
     let guard = "class = \"fighter\"\nlevel = 1\nhp = 20";
     let p = plan(SAPPER, guard, Some(Style::Sap), Intent::Lethal, 1);
-    assert_eq!(p.called_shot, 1);
+    assert_eq!(called_shot_initiative(BlowKind::Sap), 1);
     let armed = plan(SAPPER, GUARD, Some(Style::Sap), Intent::Lethal, 1);
     assert!(!armed.armed_defender, "a sap is a called shot, not a brawl");
     // Both roll 5: the sapper's 6 loses. The guard's punch hits on 20 (a haymaker, 2 points, no knockout
@@ -1501,7 +1502,7 @@ fn a_saps_plus_1_initiative_lets_the_victim_act_first_on_a_tie_he_would_have_sha
     assert_eq!(dice.requests(), &[10, 10, 20, 100]);
     // Without the called shot (a punch), the same tie is simultaneous: both swing.
     let punch = plan(SAPPER, guard, Some(Style::Punch), Intent::Lethal, 1);
-    assert_eq!(punch.called_shot, 0);
+    assert_eq!(called_shot_initiative(BlowKind::Punch), 0);
     let mut dice = Scripted::new([5, 5, 1, 20, 100]);
     fight(&punch, &mut dice);
     assert_eq!(dice.requests(), &[10, 10, 20, 20, 100]);
@@ -1598,4 +1599,106 @@ fn samples_its_exact_round(p: &FightPlan, seed: u64) {
         counts.keys().all(|k| exact.contains_key(k)),
         "no simulated ending the walk missed"
     );
+}
+
+/// A disarming fight prepared as a scenario prepares it, with `then`.
+fn disarming(
+    attacker: &str,
+    victim: &str,
+    then: Then,
+    subdue: bool,
+) -> Result<FightPlan, Ineligible> {
+    use crate::rules::action::{Action, ActionOptions, Prepared};
+    let options = ActionOptions {
+        style: Style::Disarm,
+        max_rounds: 2,
+        then,
+        ..ActionOptions::default()
+    };
+    let action = if subdue {
+        Action::Subdue
+    } else {
+        Action::Brawl
+    };
+    let prepared = Prepared::new(
+        action,
+        &matchup(attacker, victim),
+        &RuleOptions::default(),
+        &options,
+    )?;
+    let Prepared::Fight(plan) = prepared else {
+        panic!("not a fight: {prepared:?}");
+    };
+    Ok(*plan)
+}
+
+#[test]
+fn a_disarmed_victim_punches_and_the_disarmer_fights_on_with_then() {
+    let grabber = "class = \"fighter\"\nlevel = 3\nhp = 30\nstrength = 17";
+    let guard = "class = \"fighter\"\nlevel = 1\nhp = 30\nstrength = 10\nweapon = \"long sword\"";
+    let p = disarming(grabber, guard, Then::Punch, false).unwrap();
+    assert!(p.armed_defender, "a grab must get very close");
+    // Round 1: initiatives 3 and 9; the armed guard strikes first, at +4, and misses on a 1. The grab
+    // (needs 18 − 10 + 4 − 1 = 11) hits on 15; the contest: 17 rolls 5 (by 12) against 10 rolling 9 (by 1).
+    let mut dice = Scripted::new([3, 9, 1, 15, 5, 9]);
+    let mut f = p.start(&mut Scripted::new([]));
+    let round = |f: &mut [Fighter; 2], dice: &mut Scripted, r: u32| {
+        let mut one = p.clone();
+        one.max_rounds = r;
+        one.rounds(
+            f,
+            Clock {
+                round: r,
+                heal_in: 5,
+            },
+            dice,
+        )
+    };
+    round(&mut f, &mut dice, 1);
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(
+        (f[VICTIM].slot, f[ATTACKER].slot),
+        (Slot::Fists, Slot::Backup)
+    );
+    // Round 2: no called shot now, no armed defender: a tie on initiative is simultaneous. The attacker
+    // punches (a miss on 1), the disarmed guard punches (a haymaker on 20, no knockout on the d100).
+    let mut dice = Scripted::new([5, 5, 1, 20, 100]);
+    round(&mut f, &mut dice, 2);
+    assert_eq!(dice.requests(), &[10, 10, 20, 20, 100]);
+    assert!(
+        f[ATTACKER].temporary > 0,
+        "the disarmed guard's punch landed"
+    );
+}
+
+#[test]
+fn a_disarmer_who_takes_the_weapon_holds_it_back_when_subduing() {
+    let grabber = "class = \"fighter\"\nlevel = 3\nhp = 30";
+    let guard = "class = \"fighter\"\nhp = 30\nweapon = \"long sword\"\nbackup_weapon = \"dagger\"";
+    let p = disarming(grabber, guard, Then::Weapon, true).unwrap();
+    let me = &p.sides[ATTACKER];
+    let taken = &me.blows[Slot::Backup as usize];
+    assert_eq!(taken.kind, BlowKind::Weapon { held_back: true });
+    assert_eq!(taken.dice.to_string(), "1d8");
+    // The guard falls back on his dagger.
+    assert_eq!(p.sides[VICTIM].disarmed, Slot::Backup);
+    // A brawler strikes with it at full force.
+    let q = disarming(grabber, guard, Then::Weapon, false).unwrap();
+    assert_eq!(
+        q.sides[ATTACKER].blows[Slot::Backup as usize].kind,
+        BlowKind::Weapon { held_back: false }
+    );
+    // Nothing to grab from an unarmed victim; no hand free to grab with.
+    assert_eq!(
+        disarming(grabber, "class = \"fighter\"", Then::Punch, false),
+        Err(Ineligible::NothingToGrab)
+    );
+    let full = "class = \"fighter\"\nhands_free = 0";
+    assert_eq!(
+        disarming(full, guard, Then::Punch, false),
+        Err(Ineligible::HandsNotFree { needed: 1, free: 0 })
+    );
+    // A club cannot be held back: `then = "weapon"` in a subdual fight with one is ineligible.
+    let clubbed = "class = \"fighter\"\nweapon = \"club\"";
+    assert!(disarming(grabber, clubbed, Then::Weapon, true).is_err());
 }

@@ -1,5 +1,5 @@
-//! Martial arts through the binary: a trained brawler fights with the column, an untrained one is refused with
-//! the reason.
+//! The fighting styles through the binary: martial arts for the trained (the untrained told why not), and
+//! the disarm with its `then`.
 
 mod common;
 
@@ -38,4 +38,33 @@ fn a_martial_artist_brawls_and_the_untrained_are_told_why_not() {
             .any(|r| r[status].contains("martial arts need training")),
         "the untrained point is ineligible with its reason"
     );
+}
+
+#[test]
+fn a_disarm_with_then_runs_through_the_binary_and_an_unarmed_victim_is_refused() {
+    let scratch = Scratch::new("disarm_brawl");
+    let text = "action = \"subdue\"\ntrials = 20000\nseed = 5\n[attacker]\nclass = \"fighter\"\nlevel = 4\n\
+                strength = 17\n[victim]\nclass = \"fighter\"\nlevel = 2\nweapon = \"long sword\"\n\
+                [action_options]\nstyle = \"disarm\"\n\
+                [sweep]\n\"action_options.then\" = [\"punch\", \"weapon\"]\n";
+    let file = scratch.write("disarm.toml", text);
+    let o = run_quiet(&file, &scratch.out(), &["--no-charts"]);
+    assert_success(&o);
+    let csv = Csv::read(&scratch.out().join("disarm").join("summary.csv"));
+    let (m, e) = (csv.col("metric"), csv.col("estimate"));
+    let wins: Vec<f64> = csv
+        .rows
+        .iter()
+        .filter(|r| r[m] == "p_attacker_wins")
+        .map(|r| r[e].parse().unwrap())
+        .collect();
+    assert_eq!(wins.len(), 2);
+    assert!(wins.iter().all(|&w| w > 0.0 && w < 1.0), "{wins:?}");
+    let unarmed = scratch.write(
+        "unarmed.toml",
+        text.replace("weapon = \"long sword\"\n", ""),
+    );
+    let o = run_quiet(&unarmed, &scratch.out(), &["--no-charts"]);
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+    assert!(stderr(&o).contains("holds no weapon"), "{}", describe(&o));
 }

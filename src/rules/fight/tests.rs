@@ -1702,3 +1702,37 @@ fn a_disarmer_who_takes_the_weapon_holds_it_back_when_subduing() {
     let clubbed = "class = \"fighter\"\nweapon = \"club\"";
     assert!(disarming(grabber, clubbed, Then::Weapon, true).is_err());
 }
+
+#[test]
+fn a_held_fighter_who_attacks_does_so_at_minus_4_unless_he_wrestles() {
+    let attack = RuleOptions {
+        held_response: crate::rules::options::HeldResponse::Attack,
+        ..RuleOptions::default()
+    };
+    // A dagger guard (THAC0 20) against the wrestler's AC 10 needs 10, or 14 while held.
+    let m = matchup(
+        BRAWLER,
+        "class = \"fighter\"\nlevel = 1\nhp = 30\nweapon = \"dagger\"",
+    );
+    let p = FightPlan::prepare(
+        &m,
+        &attack,
+        FightKind::Brawl(Style::Wrestle),
+        Intent::Lethal,
+        10,
+    )
+    .unwrap();
+    let mut f = p.start(&mut Scripted::new([]));
+    f[ATTACKER].holding = 1;
+    f[ATTACKER].hold_began = 1;
+    f[VICTIM].held = true;
+    let mut bout = 1;
+    // A 12 would hit him free; held, it misses: no damage die follows.
+    let mut dice = Scripted::new([12]);
+    p.turn::<VICTIM, Scripted>(&mut f, 2, false, &mut bout, &mut dice);
+    assert_eq!(dice.requests(), &[20]);
+    // A 14 hits even while held: the dagger's d4 follows.
+    let mut dice = Scripted::new([14, 2]);
+    p.turn::<VICTIM, Scripted>(&mut f, 2, false, &mut bout, &mut dice);
+    assert_eq!(dice.requests(), &[20, 4]);
+}

@@ -5,6 +5,17 @@ mod common;
 
 use common::*;
 
+/// The `p_attacker_wins` estimates of a study's summary, in row order.
+fn attacker_wins(scratch: &Scratch, stem: &str) -> Vec<f64> {
+    let csv = Csv::read(&scratch.out().join(stem).join("summary.csv"));
+    let (m, e) = (csv.col("metric"), csv.col("estimate"));
+    csv.rows
+        .iter()
+        .filter(|r| r[m] == "p_attacker_wins")
+        .map(|r| r[e].parse().unwrap())
+        .collect()
+}
+
 #[test]
 fn a_martial_artist_brawls_and_the_untrained_are_told_why_not() {
     let scratch = Scratch::new("martial_arts_brawl");
@@ -14,14 +25,7 @@ fn a_martial_artist_brawls_and_the_untrained_are_told_why_not() {
     let file = scratch.write("ma.toml", text);
     let o = run_quiet(&file, &scratch.out(), &["--no-charts"]);
     assert_success(&o);
-    let csv = Csv::read(&scratch.out().join("ma").join("summary.csv"));
-    let (m, e) = (csv.col("metric"), csv.col("estimate"));
-    let wins: Vec<f64> = csv
-        .rows
-        .iter()
-        .filter(|r| r[m] == "p_attacker_wins")
-        .map(|r| r[e].parse().unwrap())
-        .collect();
+    let wins = attacker_wins(&scratch, "ma");
     // A specialist's extra attack and better column beat his own punching.
     assert!(wins[1] > wins[0] + 0.05, "{wins:?}");
     let untrained = scratch.write(
@@ -50,14 +54,7 @@ fn a_disarm_with_then_runs_through_the_binary_and_an_unarmed_victim_is_refused()
     let file = scratch.write("disarm.toml", text);
     let o = run_quiet(&file, &scratch.out(), &["--no-charts"]);
     assert_success(&o);
-    let csv = Csv::read(&scratch.out().join("disarm").join("summary.csv"));
-    let (m, e) = (csv.col("metric"), csv.col("estimate"));
-    let wins: Vec<f64> = csv
-        .rows
-        .iter()
-        .filter(|r| r[m] == "p_attacker_wins")
-        .map(|r| r[e].parse().unwrap())
-        .collect();
+    let wins = attacker_wins(&scratch, "disarm");
     assert_eq!(wins.len(), 2);
     assert!(wins.iter().all(|&w| w > 0.0 && w < 1.0), "{wins:?}");
     let unarmed = scratch.write(

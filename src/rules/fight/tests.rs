@@ -1,5 +1,6 @@
 use super::*;
 use crate::dice::Scripted;
+use crate::rules::action::{Action, ActionOptions, Prepared};
 use crate::rules::matchup;
 
 /// A brawl with `Some(style)`, a subdual fight with `None` (punching, should the subduer be bare-handed).
@@ -1352,19 +1353,24 @@ fn opened(
     style: Style,
     opening: Opening,
 ) -> Result<FightPlan, Ineligible> {
-    use crate::rules::action::{Action, ActionOptions, Prepared};
     let options = ActionOptions {
         style,
         max_rounds: 5,
         opening: Some(opening),
         ..ActionOptions::default()
     };
-    let prepared = Prepared::new(
-        Action::Brawl,
-        &matchup(attacker, victim),
-        &RuleOptions::default(),
-        &options,
-    )?;
+    prepared_fight(Action::Brawl, attacker, victim, &options)
+}
+
+/// A fight prepared as a scenario prepares it, through `Prepared::new` and its action options.
+fn prepared_fight(
+    action: Action,
+    attacker: &str,
+    victim: &str,
+    options: &ActionOptions,
+) -> Result<FightPlan, Ineligible> {
+    let m = matchup(attacker, victim);
+    let prepared = Prepared::new(action, &m, &RuleOptions::default(), options)?;
     let Prepared::Fight(plan) = prepared else {
         panic!("not a fight: {prepared:?}");
     };
@@ -1608,7 +1614,6 @@ fn disarming(
     then: Then,
     subdue: bool,
 ) -> Result<FightPlan, Ineligible> {
-    use crate::rules::action::{Action, ActionOptions, Prepared};
     let options = ActionOptions {
         style: Style::Disarm,
         max_rounds: 2,
@@ -1620,16 +1625,7 @@ fn disarming(
     } else {
         Action::Brawl
     };
-    let prepared = Prepared::new(
-        action,
-        &matchup(attacker, victim),
-        &RuleOptions::default(),
-        &options,
-    )?;
-    let Prepared::Fight(plan) = prepared else {
-        panic!("not a fight: {prepared:?}");
-    };
-    Ok(*plan)
+    prepared_fight(action, attacker, victim, &options)
 }
 
 #[test]

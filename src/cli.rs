@@ -10,13 +10,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::engine;
 use crate::export::chart;
-use crate::export::csv::{distributions_csv, summary_csv};
+use crate::export::csv::{differences_csv, distributions_csv, summary_csv, tune_csv};
 use crate::export::manifest::{Manifest, manifest_json, rfc3339};
 use crate::export::summary::{PointSummary, summarize};
 use crate::export::write::write_all_atomic;
 use crate::scenario::Scenario;
 use crate::scenario::locate::ScenarioError;
 use crate::stats::metrics;
+use crate::{study, tuning};
 
 /// Bad input: exit code 2. Everything else that fails is exit code 1.
 #[derive(Debug, thiserror::Error)]
@@ -229,36 +230,46 @@ fn progress_bar(total: u64, quiet: bool, label: &str) -> ProgressBar {
 fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -> Result<()> {
     let started = SystemTime::now();
     let clock = Instant::now();
-    let points: Vec<_> = scenario
-        .points
-        .iter()
-        .map(|p| p.prepared.as_ref().ok())
-        .collect();
     let mut trials = match args.target_error {
         Some(_) => engine::BLOCK_SIZE,
         None => scenario.trials,
     };
-    let (tallies, mut summaries) = loop {
+    let (results, mut summaries) = loop {
         let total = scenario.eligible_points() as u64 * trials;
         let bar = progress_bar(total, args.quiet, &scenario.stem);
-        let tallies = engine::with_threads(threads, || {
-            engine::run(&points, trials, scenario.seed, &|n| bar.inc(n))
-        })
-        .context("cannot start the worker threads")?;
+        let results =
+            engine::with_threads(threads, || study::run(scenario, trials, &|n| bar.inc(n)))
+                .context("cannot start the worker threads")?;
         bar.finish_and_clear();
-        let summaries = summarize(scenario, &tallies);
+        let summaries = summarize(scenario, &results.tallies);
         match args.target_error {
             Some(target) if trials < MAX_TARGET_TRIALS && !within(scenario, &summaries, target) => {
                 trials *= 2
             }
-            _ => break (tallies, summaries),
+            _ => break (results, summaries),
         }
     };
-    let elapsed = clock.elapsed().as_secs_f64();
-    let mut chart_seconds = 0.0;
+    let tallies = &results.tallies;
     if args.exact {
         add_exact(scenario, &mut summaries);
     }
+    let mut differences = study::differences(scenario, &results);
+    if args.exact {
+        study::add_exact(&mut differences, &summaries);
+    }
+    let tuned = if scenario.tunes.is_empty() {
+        Vec::new()
+    } else {
+        let bar = progress_bar(0, args.quiet, &format!("{} tunes", scenario.stem));
+        let solved = engine::with_threads(threads, || {
+            tuning::solve(scenario, &summaries, trials, args.exact, &|n| bar.inc(n))
+        })
+        .context("cannot start the worker threads")?;
+        bar.finish_and_clear();
+        solved
+    };
+    let elapsed = clock.elapsed().as_secs_f64();
+    let mut chart_seconds = 0.0;
     let manifest = Manifest {
         tool: "subdual".to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
@@ -281,13 +292,28 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         ),
         (
             "distributions.csv".to_string(),
-            distributions_csv(scenario, &summaries, &tallies),
+            distributions_csv(scenario, &summaries, tallies),
         ),
-        ("manifest.json".to_string(), manifest_json(&manifest)),
     ];
+    if scenario.variants.len() > 1 {
+        files.push((
+            "differences.csv".to_string(),
+            differences_csv(scenario, &differences, args.exact),
+        ));
+    }
+    if !scenario.tunes.is_empty() {
+        files.push((
+            "tune.csv".to_string(),
+            tune_csv(scenario, &tuned, args.exact),
+        ));
+    }
+    files.push(("manifest.json".to_string(), manifest_json(&manifest)));
     if !args.no_charts {
         let drawn = Instant::now();
-        files.extend(chart::render(scenario, &summaries, &tallies).map_err(anyhow::Error::msg)?);
+        files.extend(
+            chart::render(scenario, &summaries, tallies, &differences, &tuned)
+                .map_err(anyhow::Error::msg)?,
+        );
         chart_seconds = drawn.elapsed().as_secs_f64();
     }
     let dir = args.out.join(&scenario.stem);
@@ -296,7 +322,7 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
     if !args.quiet {
         print!(
             "{}",
-            headline_table(scenario, &summaries, trials, elapsed, &dir)
+            headline_table(scenario, &summaries, &differences, trials, elapsed, &dir)
         );
         if !scenario.charts.is_empty() && !args.no_charts {
             println!(
@@ -330,7 +356,7 @@ fn add_exact(scenario: &Scenario, summaries: &mut [PointSummary<'_>]) {
         let (Ok(prepared), Ok(metrics)) = (&point.prepared, &mut summary.result) else {
             continue;
         };
-        let Some(exact) = crate::stats::exact::exact(prepared, scenario.action) else {
+        let Some(exact) = crate::stats::exact::exact(prepared, point.action) else {
             continue;
         };
         for m in metrics.iter_mut() {
@@ -345,19 +371,21 @@ fn add_exact(scenario: &Scenario, summaries: &mut [PointSummary<'_>]) {
 /// `subdual exact`: exact.csv for every file, fights refused before anything is computed.
 fn exact(paths: &[PathBuf], out: &Path) -> Result<()> {
     let scenarios = load_all(paths)?;
-    if let Some(fight) = scenarios.iter().find(|s| s.action.is_fight()) {
-        return Err(BadInput::Arguments(format!(
-            "{}: action `{}` is a fight; exact values exist only for the single actions (mug, sap, strike, grab_object, grab_person, grab_monster)",
-            fight.file, fight.action
-        ))
-        .into());
+    for s in &scenarios {
+        if let Some(fight) = s.actions.iter().find(|a| a.is_fight()) {
+            return Err(BadInput::Arguments(format!(
+                "{}: action `{fight}` is a fight; exact values exist only for the single actions (mug, sap, strike, grab_object, grab_person, grab_monster)",
+                s.file
+            ))
+            .into());
+        }
     }
     for scenario in &scenarios {
         let clock = Instant::now();
         let mut summaries: Vec<PointSummary<'_>> = Vec::with_capacity(scenario.points.len());
         for point in &scenario.points {
             let result = match &point.prepared {
-                Ok(p) => Ok(crate::stats::exact::exact(p, scenario.action).ok_or_else(|| {
+                Ok(p) => Ok(crate::stats::exact::exact(p, point.action).ok_or_else(|| {
                     BadInput::Arguments(format!(
                         "{}: variant `{}` at {:?}: its dice have more outcomes than can be counted exactly \
                          (such as hit points of 100d1000); run it without `exact`",
@@ -372,18 +400,31 @@ fn exact(paths: &[PathBuf], out: &Path) -> Result<()> {
                 variant: &scenario.variants[point.variant],
                 values: &point.values,
                 level_gap: point.level_gap,
+                action: point.action,
                 result,
             });
         }
         let dir = out.join(&scenario.stem);
-        write_all_atomic(
-            &dir,
-            &[(
-                "exact.csv".to_string(),
-                summary_csv(scenario, &summaries, false),
-            )],
-        )
-        .with_context(|| format!("cannot write the results to {}", dir.display()))?;
+        let mut files = vec![(
+            "exact.csv".to_string(),
+            summary_csv(scenario, &summaries, false),
+        )];
+        if scenario.variants.len() > 1 {
+            let rows = study::exact_differences(scenario, &summaries);
+            files.push((
+                "exact-differences.csv".to_string(),
+                differences_csv(scenario, &rows, false),
+            ));
+        }
+        if !scenario.tunes.is_empty() {
+            let solved = tuning::solve_exact(scenario);
+            files.push((
+                "exact-tune.csv".to_string(),
+                tune_csv(scenario, &solved, false),
+            ));
+        }
+        write_all_atomic(&dir, &files)
+            .with_context(|| format!("cannot write the results to {}", dir.display()))?;
         println!(
             "{}: exact values of {} points in {:.3} s → {}",
             scenario.file,
@@ -396,32 +437,67 @@ fn exact(paths: &[PathBuf], out: &Path) -> Result<()> {
 }
 
 /// The compact table printed after a run: the headline metric of every point.
+///
+/// With several variants, a last column gives each other variant's paired difference from the baseline on
+/// its headline metric, with its interval and verdict.
 pub fn headline_table(
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
+    differences: &[study::DifferenceRow<'_>],
     trials: u64,
     elapsed: f64,
     dir: &Path,
 ) -> String {
-    let metric = metrics::headline(scenario.action);
+    let base_metric = metrics::headline(scenario.action);
     let pct = (scenario.confidence * 100.0).to_string();
     let mut header = vec!["variant".to_string()];
     header.extend(scenario.paths());
     header.extend([
         "level_gap".to_string(),
-        metric.to_string(),
+        base_metric.to_string(),
         format!("{pct}% interval"),
     ]);
+    let compared = scenario.variants.len() > 1;
+    if compared {
+        header.push(format!(
+            "difference from {}",
+            scenario.variants[scenario.baseline]
+        ));
+    }
+    let mut headline_difference: Vec<Option<&study::DifferenceRow<'_>>> =
+        vec![None; summaries.len()];
+    for d in differences {
+        let action = scenario.points[d.points.0].action;
+        if d.metric == metrics::headline(action) && d.result.is_ok() {
+            headline_difference[d.points.0] = Some(d);
+        }
+    }
     let mut rows = vec![header];
-    for p in summaries {
+    for (i, p) in summaries.iter().enumerate() {
         let mut row = vec![p.variant.to_string()];
         row.extend(p.values.iter().map(|v| v.to_string()));
         row.push(p.level_gap.to_string());
+        let metric = metrics::headline(p.action);
+        let named = if metric == base_metric {
+            String::new()
+        } else {
+            format!(" ({metric})")
+        };
         match (&p.result, p.metric(metric)) {
             (Ok(_), Some(e)) => {
                 let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
-                row.push(f(e.estimate));
+                row.push(format!("{}{named}", f(e.estimate)));
                 row.push(format!("[{}, {}]", f(e.ci_low), f(e.ci_high)));
+                if let Some(Ok(d)) = headline_difference[i].map(|d| &d.result) {
+                    let g = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:+.4}"));
+                    row.push(format!(
+                        "{} [{}, {}] {}",
+                        g(d.difference),
+                        g(d.ci_low),
+                        g(d.ci_high),
+                        headline_difference[i].map_or("", |d| d.verdict)
+                    ));
+                }
             }
             (Err(reason), _) => {
                 row.push("ineligible".to_string());

@@ -31,4 +31,6 @@ pub mod reference;
 pub mod rules;
 pub mod scenario;
 pub mod stats;
+pub mod study;
 pub mod suggest;
+pub mod tuning;

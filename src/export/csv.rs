@@ -1,10 +1,12 @@
-//! `summary.csv` and `distributions.csv` as docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
+//! `summary.csv`, `distributions.csv`, `differences.csv` and `tune.csv` as docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
 //! floats in Rust's shortest round-trip form, counts as integers, empty cells for missing numbers.
 
 use crate::export::summary::PointSummary;
 use crate::scenario::Scenario;
 use crate::stats::Tally;
 use crate::stats::metrics;
+use crate::study::DifferenceRow;
+use crate::tuning::TunePoint;
 
 fn number(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
@@ -107,7 +109,7 @@ pub fn distributions_csv(
     ));
     for (p, tally) in summaries.iter().zip(tallies) {
         let Some(tally) = tally else { continue };
-        for (metric, hist) in metrics::distributions(scenario.action, tally) {
+        for (metric, hist) in metrics::distributions(p.action, tally) {
             let total = hist.total();
             for (value, count) in hist.iter() {
                 let mut row = lead(p);
@@ -119,6 +121,169 @@ pub fn distributions_csv(
                 ]);
                 let _ = w.write_record(&row);
             }
+        }
+    }
+    finish(w)
+}
+
+/// `differences.csv`: every other variant against the baseline, at every point and metric
+/// (docs/scenarios.md). `baseline_metric` is appended (the baseline's metric compared, which differs from
+/// `metric` only across actions), and with `with_exact` a last column `exact`.
+pub fn differences_csv(
+    scenario: &Scenario,
+    rows: &[DifferenceRow<'_>],
+    with_exact: bool,
+) -> Vec<u8> {
+    let mut w = ::csv::Writer::from_writer(Vec::new());
+    let mut head = vec!["variant".to_string(), "baseline".to_string()];
+    head.extend(scenario.paths());
+    head.extend(
+        [
+            "level_gap",
+            "metric",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "std_error",
+            "trials",
+            "p_value",
+            "p_adjusted",
+            "verdict",
+            "status",
+            "baseline_metric",
+        ]
+        .map(str::to_string),
+    );
+    if with_exact {
+        head.push("exact".to_string());
+    }
+    let _ = w.write_record(&head);
+    for r in rows {
+        let mut row = vec![r.variant.to_string(), r.baseline.to_string()];
+        row.extend(r.values.iter().map(|v| v.to_string()));
+        row.push(r.level_gap.to_string());
+        row.push(r.metric.to_string());
+        match &r.result {
+            Ok(d) => {
+                row.extend([
+                    number(d.difference),
+                    number(d.ci_low),
+                    number(d.ci_high),
+                    number(d.std_error),
+                    d.trials.to_string(),
+                    number(d.p_value),
+                    number(r.p_adjusted),
+                    r.verdict.to_string(),
+                    "ok".to_string(),
+                ]);
+            }
+            Err(reason) => {
+                row.extend(std::iter::repeat_n(String::new(), 4));
+                row.push("0".to_string());
+                row.extend([String::new(), String::new(), String::new(), reason.clone()]);
+            }
+        }
+        row.push(r.baseline_metric.to_string());
+        if with_exact {
+            row.push(number(r.exact));
+        }
+        let _ = w.write_record(&row);
+    }
+    finish(w)
+}
+
+/// `tune.csv`: per tune and point of the sweep, the value closest to the target, the values whose interval
+/// holds it (`;`-separated), the metric there, whether the evaluated values were monotone, and how many
+/// were evaluated. With `with_exact`, `exact_best_value` and `exact` (the exact metric there) are appended.
+pub fn tune_csv(scenario: &Scenario, solved: &[Vec<TunePoint>], with_exact: bool) -> Vec<u8> {
+    let mut w = ::csv::Writer::from_writer(Vec::new());
+    let mut head = vec!["tune".to_string()];
+    head.extend(scenario.paths());
+    head.extend(
+        [
+            "parameter",
+            "metric",
+            "target",
+            "best_value",
+            "values_consistent",
+            "estimate",
+            "ci_low",
+            "ci_high",
+            "monotone",
+            "evaluations",
+            "status",
+        ]
+        .map(str::to_string),
+    );
+    if with_exact {
+        head.extend(["exact_best_value".to_string(), "exact".to_string()]);
+    }
+    let _ = w.write_record(&head);
+    let grid_values = |g: usize| -> Vec<String> {
+        let mut rest = g;
+        let mut out = vec![String::new(); scenario.axes.len()];
+        for (a, axis) in scenario.axes.iter().enumerate().rev() {
+            out[a] = axis.values[rest % axis.values.len()].to_string();
+            rest /= axis.values.len();
+        }
+        out
+    };
+    for (tune, points) in scenario.tunes.iter().zip(solved) {
+        for point in points {
+            let row_spec = &tune.rows[point.row];
+            let mut row = vec![tune.name.clone()];
+            row.extend(grid_values(row_spec.grid_point));
+            row.extend([tune.parameter.clone(), tune.metric.to_string()]);
+            let best = point
+                .answer
+                .best
+                .and_then(|k| point.evaluated.get(&k).map(|e| (k, e)));
+            let target = best
+                .and_then(|(_, e)| e.target)
+                .or_else(|| point.evaluated.values().find_map(|e| e.target));
+            row.push(number(target));
+            match best {
+                Some((k, e)) => {
+                    row.push(tune.values[k].to_string());
+                    row.push(
+                        point
+                            .answer
+                            .consistent
+                            .iter()
+                            .map(|k| tune.values[*k].to_string())
+                            .collect::<Vec<_>>()
+                            .join(";"),
+                    );
+                    row.extend([
+                        number(e.value.estimate),
+                        number(e.value.ci_low),
+                        number(e.value.ci_high),
+                    ]);
+                    row.push(point.answer.monotone.to_string());
+                    row.push(point.answer.evaluations.to_string());
+                    row.push("ok".to_string());
+                }
+                None => {
+                    let reason = row_spec
+                        .candidates
+                        .iter()
+                        .find_map(|c| c.as_ref().err())
+                        .map_or("no candidate has a value".to_string(), |r| {
+                            format!("ineligible: {r}")
+                        });
+                    row.extend(std::iter::repeat_n(String::new(), 5));
+                    row.push(point.answer.monotone.to_string());
+                    row.push(point.answer.evaluations.to_string());
+                    row.push(reason);
+                }
+            }
+            if with_exact {
+                match point.exact {
+                    Some((k, v)) => row.extend([tune.values[k].to_string(), v.to_string()]),
+                    None => row.extend([String::new(), String::new()]),
+                }
+            }
+            let _ = w.write_record(&row);
         }
     }
     finish(w)

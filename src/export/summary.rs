@@ -1,6 +1,7 @@
 //! One summary per point: the metrics of its action with their intervals, or its ineligibility. CSV files,
 //! the terminal table and the charts all read these rows, so they cannot disagree.
 
+use crate::rules::action::Action;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
 use crate::stats::Tally;
@@ -16,6 +17,8 @@ pub struct PointSummary<'a> {
     pub values: &'a [SweepValue],
     /// Attacker level minus victim level.
     pub level_gap: i32,
+    /// The variant's action.
+    pub action: Action,
     /// The metrics, or the reason the point did not run.
     pub result: Result<Vec<MetricValue>, String>,
 }
@@ -42,13 +45,9 @@ pub fn summarize<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<P
             variant: &scenario.variants[point.variant],
             values: &point.values,
             level_gap: point.level_gap,
+            action: point.action,
             result: match (&point.prepared, tally) {
-                (Ok(p), Some(t)) => Ok(metrics::summarize(
-                    p,
-                    scenario.action,
-                    t,
-                    scenario.confidence,
-                )),
+                (Ok(p), Some(t)) => Ok(metrics::summarize(p, point.action, t, scenario.confidence)),
                 (Err(reason), _) => Err(reason.to_string()),
                 (Ok(_), None) => Err("not run".to_string()),
             },

@@ -19,6 +19,9 @@ pub enum ChartKind {
     Heatmap,
     /// One distribution per series.
     Histogram,
+    /// A metric's paired difference against the baseline, with its band and a zero line: one line per
+    /// other variant.
+    Difference,
 }
 
 /// A `[[chart]]` table as written.
@@ -28,7 +31,7 @@ pub struct ChartSpec {
     /// Output name without extension (default: the metric's name).
     pub file: Option<String>,
     /// line (default): a metric with its confidence band; heatmap: a metric over two sweep paths;
-    /// histogram: one distribution per series.
+    /// histogram: one distribution per series; difference: a metric's difference against the baseline.
     pub kind: Option<ChartKind>,
     /// The horizontal axis: a sweep path or `level_gap` (default: the first sweep axis; none for a
     /// histogram).
@@ -70,8 +73,9 @@ pub struct Chart {
 }
 
 /// The most lines (or bars per value, or heatmap panels) a chart draws before it stops being readable.
-pub const MAX_SERIES: [(ChartKind, usize); 3] = [
+pub const MAX_SERIES: [(ChartKind, usize); 4] = [
     (ChartKind::Line, 8),
+    (ChartKind::Difference, 8),
     (ChartKind::Histogram, 6),
     (ChartKind::Heatmap, 6),
 ];
@@ -97,6 +101,11 @@ impl Chart {
 
     /// How many series (lines, bar groups, heatmap panels) this chart draws.
     pub fn series_count(&self, axes: &[Axis], variants: usize) -> usize {
+        // A difference chart draws every variant but the baseline.
+        let variants = match self.kind {
+            ChartKind::Difference => variants.saturating_sub(1),
+            ChartKind::Line | ChartKind::Heatmap | ChartKind::Histogram => variants,
+        };
         let first = match axes.iter().find(|a| a.path == self.series) {
             Some(a) => a.values.len() * if variants > 1 { variants } else { 1 },
             None => variants,
@@ -142,11 +151,47 @@ impl ChartError {
     }
 }
 
+/// An `at` table (of a chart or a tune) checked against the sweep: each path swept, each value one the sweep
+/// takes.
+pub fn at_values(
+    table: Option<&toml::Table>,
+    axes: &[Axis],
+) -> Result<Vec<(String, SweepValue)>, ChartError> {
+    let paths: Vec<String> = axes.iter().map(|a| a.path.clone()).collect();
+    let mut at = Vec::new();
+    for (path, value) in table.into_iter().flatten() {
+        let Some(axis) = axes.iter().find(|a| a.path == *path) else {
+            return Err(fail(
+                "at",
+                format!("`at` names `{path}`, which is not a sweep path"),
+                path,
+                paths,
+            ));
+        };
+        let wanted = SweepValue::from_toml(value);
+        let Some(v) = axis.values.iter().find(|v| Some(*v) == wanted.as_ref()) else {
+            let listed: Vec<String> = axis.values.iter().map(|v| v.to_string()).collect();
+            return Err(fail(
+                "at",
+                format!(
+                    "`at` sets {path} = {value}, which the sweep never takes (it takes: {})",
+                    listed.join(", ")
+                ),
+                "",
+                Vec::new(),
+            ));
+        };
+        at.push((path.clone(), v.clone()));
+    }
+    Ok(at)
+}
+
 impl ChartSpec {
-    /// Checks the request against the action's metrics and the sweep paths.
+    /// Checks the request against the metrics of the variants' actions (the file's first) and the sweep
+    /// paths.
     pub fn check(
         &self,
-        action: Action,
+        actions: &[Action],
         axes: &[Axis],
         variants: usize,
         title: &str,
@@ -154,41 +199,30 @@ impl ChartSpec {
         let paths: Vec<String> = axes.iter().map(|a| a.path.clone()).collect();
         let paths = paths.as_slice();
         let kind = self.kind.unwrap_or_default();
-        let mut at = Vec::new();
-        for (path, value) in self.at.iter().flatten() {
-            let Some(axis) = axes.iter().find(|a| a.path == *path) else {
-                return Err(fail(
-                    "at",
-                    format!("`at` names `{path}`, which is not a sweep path"),
-                    path,
-                    paths.to_vec(),
-                ));
-            };
-            let wanted = SweepValue::from_toml(value);
-            let Some(v) = axis.values.iter().find(|v| Some(*v) == wanted.as_ref()) else {
-                let listed: Vec<String> = axis.values.iter().map(|v| v.to_string()).collect();
-                return Err(fail(
-                    "at",
-                    format!(
-                        "`at` sets {path} = {value}, which the sweep never takes (it takes: {})",
-                        listed.join(", ")
-                    ),
-                    "",
-                    Vec::new(),
-                ));
-            };
-            at.push((path.clone(), v.clone()));
-        }
+        let at = at_values(self.at.as_ref(), axes)?;
         let mut x_choices: Vec<String> = paths.to_vec();
         x_choices.push("level_gap".to_string());
         let mut series_choices = vec!["variant".to_string()];
         series_choices.extend(paths.iter().cloned());
-        let summary: Vec<String> = metrics::summary_metrics(action)
-            .map(str::to_string)
-            .collect();
-        let distributions: Vec<String> = metrics::distribution_metrics(action)
-            .map(str::to_string)
-            .collect();
+        let mut summary: Vec<String> = Vec::new();
+        let mut distributions: Vec<String> = Vec::new();
+        for &a in actions {
+            for m in metrics::summary_metrics(a) {
+                if !summary.iter().any(|s| s == m) {
+                    summary.push(m.to_string());
+                }
+            }
+            for m in metrics::distribution_metrics(a) {
+                if !distributions.iter().any(|s| s == m) {
+                    distributions.push(m.to_string());
+                }
+            }
+        }
+        let action = actions
+            .iter()
+            .map(|a| a.name())
+            .collect::<Vec<_>>()
+            .join(" or ");
         let pick = |field: &'static str,
                     value: &Option<String>,
                     default: Option<&String>,
@@ -227,7 +261,16 @@ impl ChartSpec {
             "a series (variant or a sweep path)",
         )?;
         let (x, y_path, metric) = match kind {
-            ChartKind::Line => {
+            ChartKind::Difference if variants < 2 => {
+                return Err(fail(
+                    "kind",
+                    "a difference chart needs two or more variants: one baseline and one to compare"
+                        .to_string(),
+                    "",
+                    Vec::new(),
+                ));
+            }
+            ChartKind::Line | ChartKind::Difference => {
                 if self.metric.is_some() {
                     return Err(fail(
                         "metric",
@@ -342,9 +385,14 @@ impl ChartSpec {
 }
 
 /// The chart drawn when a scenario asks for none: the headline metric over the first sweep axis.
-pub fn default_chart(action: Action, axes: &[Axis], variants: usize, title: &str) -> Option<Chart> {
+pub fn default_chart(
+    actions: &[Action],
+    axes: &[Axis],
+    variants: usize,
+    title: &str,
+) -> Option<Chart> {
     ChartSpec::default()
-        .check(action, axes, variants, title)
+        .check(actions, axes, variants, title)
         .ok()
         .filter(|c| !c.x.is_empty())
 }
@@ -365,7 +413,7 @@ mod tests {
     #[test]
     fn a_line_chart_defaults_to_the_headline_over_the_first_axis() {
         let c = ChartSpec::default()
-            .check(Action::Mug, &paths(&["attacker.level"]), 1, "T")
+            .check(&[Action::Mug], &paths(&["attacker.level"]), 1, "T")
             .unwrap();
         assert_eq!(
             (c.kind, c.x.as_str(), c.metric.as_str(), c.series.as_str()),
@@ -381,7 +429,7 @@ mod tests {
             ..ChartSpec::default()
         };
         let e = spec
-            .check(Action::Mug, &paths(&["attacker.level"]), 1, "T")
+            .check(&[Action::Mug], &paths(&["attacker.level"]), 1, "T")
             .unwrap_err();
         assert_eq!((e.field, e.word.as_str()), ("y", "p_knokout"));
         let spec = ChartSpec {
@@ -389,7 +437,7 @@ mod tests {
             ..ChartSpec::default()
         };
         assert_eq!(
-            spec.check(Action::Mug, &paths(&["attacker.level"]), 1, "T")
+            spec.check(&[Action::Mug], &paths(&["attacker.level"]), 1, "T")
                 .unwrap_err()
                 .field,
             "x"
@@ -403,14 +451,14 @@ mod tests {
             ..ChartSpec::default()
         };
         assert_eq!(
-            spec.check(Action::Mug, &paths(&["attacker.level"]), 1, "T")
+            spec.check(&[Action::Mug], &paths(&["attacker.level"]), 1, "T")
                 .unwrap_err()
                 .field,
             "kind"
         );
         let c = spec
             .check(
-                Action::Mug,
+                &[Action::Mug],
                 &paths(&["attacker.level", "victim.monster"]),
                 1,
                 "T",
@@ -425,15 +473,15 @@ mod tests {
             kind: Some(ChartKind::Histogram),
             ..ChartSpec::default()
         };
-        let c = spec.check(Action::Sap, &[], 1, "T").unwrap();
+        let c = spec.check(&[Action::Sap], &[], 1, "T").unwrap();
         assert_eq!(c.metric, "damage");
         let bad = ChartSpec {
             kind: Some(ChartKind::Histogram),
             y: Some("p_hit".into()),
             ..ChartSpec::default()
         };
-        assert!(bad.check(Action::Sap, &[], 1, "T").is_err());
-        assert!(spec.check(Action::GrabPerson, &[], 1, "T").is_err());
+        assert!(bad.check(&[Action::Sap], &[], 1, "T").is_err());
+        assert!(spec.check(&[Action::GrabPerson], &[], 1, "T").is_err());
     }
 
     #[test]
@@ -449,7 +497,7 @@ mod tests {
             },
         ];
         let spec = ChartSpec::default();
-        let e = spec.check(Action::Mug, &axes, 2, "T").unwrap_err();
+        let e = spec.check(&[Action::Mug], &axes, 2, "T").unwrap_err();
         assert_eq!(e.field, "series");
         assert!(e.help.is_some());
         let mut at = toml::Table::new();
@@ -458,7 +506,7 @@ mod tests {
             at: Some(at),
             ..ChartSpec::default()
         };
-        let c = fixed.check(Action::Mug, &axes, 2, "T").unwrap();
+        let c = fixed.check(&[Action::Mug], &axes, 2, "T").unwrap();
         assert_eq!(c.series_count(&axes, 2), 2);
         let mut bad = toml::Table::new();
         bad.insert("victim.ac".into(), toml::Value::Integer(50));
@@ -467,7 +515,7 @@ mod tests {
                 at: Some(bad),
                 ..ChartSpec::default()
             }
-            .check(Action::Mug, &axes, 2, "T")
+            .check(&[Action::Mug], &axes, 2, "T")
             .unwrap_err()
             .field,
             "at"
@@ -476,7 +524,7 @@ mod tests {
 
     #[test]
     fn without_a_sweep_there_is_no_default_line_chart() {
-        assert!(default_chart(Action::Mug, &[], 1, "T").is_none());
-        assert!(default_chart(Action::Mug, &paths(&["attacker.level"]), 1, "T").is_some());
+        assert!(default_chart(&[Action::Mug], &[], 1, "T").is_none());
+        assert!(default_chart(&[Action::Mug], &paths(&["attacker.level"]), 1, "T").is_some());
     }
 }

@@ -9,6 +9,7 @@ pub mod chart;
 pub mod locate;
 pub mod schema;
 pub mod sweep;
+pub mod tune;
 
 use std::path::Path;
 
@@ -20,6 +21,8 @@ use crate::rules::action::{Action, ActionOptionsSpec, Prepared};
 use crate::rules::combatant::SpecError;
 use crate::rules::options::RuleOptions;
 use crate::rules::{Combatant, CombatantSpec, Ineligible, Matchup};
+use crate::stats::metrics;
+use crate::stats::paired::{self, Comparison};
 use chart::{Chart, ChartSpec};
 use locate::{ScenarioError, Seg, Source, did_you_mean};
 use sweep::{SECTIONS, SweepValue};
@@ -45,6 +48,8 @@ pub(crate) struct RawScenario {
     /// The confidence of every interval (default 0.95).
     #[schemars(extend("exclusiveMinimum" = 0, "exclusiveMaximum" = 1))]
     confidence: Option<f64>,
+    /// The variant every other one is compared with in differences.csv (default: the first).
+    baseline: Option<String>,
     /// Who acts: a character (class, level, race) or a monster of the catalog.
     #[serde(default)]
     #[allow(dead_code)] // read again from the merged tables; kept here for the type check
@@ -71,6 +76,9 @@ pub(crate) struct RawScenario {
     /// Charts to draw; without any, the headline metric over the first sweep axis.
     #[serde(default)]
     chart: Vec<ChartSpec>,
+    /// Numbers to solve for: the value of a parameter that brings a metric to a target.
+    #[serde(default)]
+    tune: Vec<tune::TuneSpec>,
 }
 
 /// A variant: its name, and the tables it overrides, merged key by key over the base.
@@ -80,6 +88,12 @@ pub(crate) struct RawScenario {
 pub(crate) struct RawVariant {
     /// The variant's name, unique in the file.
     name: String,
+    /// Its own action (default: the file's). Such a variant does not inherit the file's
+    /// `[action_options]`, which belong to the file's action.
+    action: Option<Action>,
+    /// The baseline's metric that this variant's headline is compared with in differences.csv, when the
+    /// baseline's action names it differently (`p_knockout` for a sap's `p_out`).
+    baseline_metric: Option<String>,
     /// Overrides of the attacker.
     attacker: Option<CombatantSpec>,
     /// Overrides of the victim.
@@ -108,8 +122,19 @@ pub struct Point {
     pub values: Vec<SweepValue>,
     /// Attacker level minus victim level.
     pub level_gap: i32,
+    /// The variant's action.
+    pub action: Action,
     /// The action ready to run, or why the rules forbid it here.
     pub prepared: Result<Prepared, Ineligible>,
+}
+
+/// A variant compared with the baseline in differences.csv.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pairing {
+    /// Index into [`Scenario::variants`].
+    pub variant: usize,
+    /// The metrics compared.
+    pub comparisons: Vec<Comparison>,
 }
 
 /// A validated scenario.
@@ -123,8 +148,14 @@ pub struct Scenario {
     pub sha256: String,
     /// Title for charts and tables.
     pub title: String,
-    /// The action studied.
+    /// The file's action (a variant may set its own: [`Point::action`], [`Scenario::actions`]).
     pub action: Action,
+    /// Each variant's action.
+    pub actions: Vec<Action>,
+    /// The variant the others are compared with.
+    pub baseline: usize,
+    /// Every other variant against the baseline (empty with one variant).
+    pub pairings: Vec<Pairing>,
     /// Trials per point.
     pub trials: u64,
     /// The seed.
@@ -139,6 +170,8 @@ pub struct Scenario {
     pub points: Vec<Point>,
     /// Charts to draw.
     pub charts: Vec<Chart>,
+    /// Tunes to solve.
+    pub tunes: Vec<tune::Tune>,
 }
 
 impl Scenario {
@@ -227,6 +260,16 @@ impl Scenario {
     pub fn eligible_points(&self) -> usize {
         self.points.iter().filter(|p| p.prepared.is_ok()).count()
     }
+
+    /// Points per variant (the sweep grid).
+    pub fn grid(&self) -> usize {
+        self.points.len() / self.variants.len().max(1)
+    }
+
+    /// The distinct actions of the variants, the file's first.
+    pub fn distinct_actions(&self) -> Vec<Action> {
+        distinct(self.action, &self.actions)
+    }
 }
 
 struct Builder<'a> {
@@ -261,7 +304,10 @@ impl Builder<'_> {
             ));
         }
         let variants = self.variants()?;
-        self.check_action_options(action)?;
+        let actions: Vec<Action> = variants.iter().map(|(_, _, a)| *a).collect();
+        let baseline = self.baseline(&variants)?;
+        let pairings = self.pairings(&variants, baseline)?;
+        self.check_action_options(action, &actions)?;
         let axes = self.axes(action)?;
         let total = variants.len() * axes.iter().map(|a| a.values.len()).product::<usize>();
         if total > sweep::MAX_POINTS {
@@ -275,8 +321,10 @@ impl Builder<'_> {
             ));
         }
         let title = raw.title.clone().unwrap_or_else(|| stem.to_string());
-        let charts = self.charts(action, &axes, variants.len(), &title)?;
-        let points = self.points(action, &variants, &axes)?;
+        let distinct_actions = distinct(action, &actions);
+        let charts = self.charts(&distinct_actions, &axes, variants.len(), &title)?;
+        let points = self.points(&variants, &axes)?;
+        let tunes = self.tunes(&variants, baseline, &axes)?;
         if let Some(first) = points.first()
             && points.iter().all(|p| p.prepared.is_err())
         {
@@ -301,18 +349,22 @@ impl Builder<'_> {
                 .collect(),
             title,
             action,
+            actions,
+            baseline,
+            pairings,
             trials,
             seed: raw.seed.unwrap_or(0),
             confidence,
             axes,
-            variants: variants.iter().map(|(name, _)| name.clone()).collect(),
+            variants: variants.iter().map(|(name, _, _)| name.clone()).collect(),
             points,
             charts,
+            tunes,
         })
     }
 
-    /// Variant names with their override tables (one "base" variant when the file has none).
-    fn variants(&self) -> Result<Vec<(String, Table)>, ScenarioError> {
+    /// Variant names with their override tables and actions (one "base" variant when the file has none).
+    fn variants(&self) -> Result<Vec<(String, Table, Action)>, ScenarioError> {
         let tables: Vec<Table> = match self.table.get("variant") {
             Some(Value::Array(items)) => {
                 items.iter().filter_map(|v| v.as_table().cloned()).collect()
@@ -320,32 +372,103 @@ impl Builder<'_> {
             _ => Vec::new(),
         };
         if tables.is_empty() {
-            return Ok(vec![("base".to_string(), Table::new())]);
+            return Ok(vec![("base".to_string(), Table::new(), self.raw.action)]);
         }
-        let mut out: Vec<(String, Table)> = Vec::new();
+        let mut out: Vec<(String, Table, Action)> = Vec::new();
         for (i, (raw, table)) in self.raw.variant.iter().zip(tables).enumerate() {
             let name = raw.name.trim().to_string();
             let path = [Seg::Key("variant"), Seg::Index(i), Seg::Key("name")];
             if name.is_empty() {
                 return Err(self.error(&path, "a variant needs a non-empty name", None));
             }
-            if out.iter().any(|(n, _)| *n == name) {
+            if out.iter().any(|(n, _, _)| *n == name) {
                 return Err(self.error(
                     &path,
                     format!("two variants are named `{name}`: names must differ"),
                     None,
                 ));
             }
-            out.push((name, table));
+            out.push((name, table, raw.action.unwrap_or(self.raw.action)));
         }
         Ok(out)
     }
 
-    /// `[action_options]` (base and variants) may set only what the action reads, within range.
-    fn check_action_options(&self, action: Action) -> Result<(), ScenarioError> {
-        let mut places: Vec<(Vec<Seg<'_>>, &Table)> = Vec::new();
+    /// The index of `baseline` (default: the first variant).
+    fn baseline(&self, variants: &[(String, Table, Action)]) -> Result<usize, ScenarioError> {
+        let Some(name) = &self.raw.baseline else {
+            return Ok(0);
+        };
+        variants
+            .iter()
+            .position(|(n, _, _)| n == name.trim())
+            .ok_or_else(|| {
+                let names: Vec<&str> = variants.iter().map(|(n, _, _)| n.as_str()).collect();
+                self.error(
+                    &[Seg::Key("baseline")],
+                    format!(
+                        "baseline `{name}` is not a variant (the variants are: {})",
+                        names.join(", ")
+                    ),
+                    did_you_mean(name, names.iter().copied()),
+                )
+            })
+    }
+
+    /// Every other variant against the baseline, on the metrics both report (and `baseline_metric`).
+    fn pairings(
+        &self,
+        variants: &[(String, Table, Action)],
+        baseline: usize,
+    ) -> Result<Vec<Pairing>, ScenarioError> {
+        let base_action = variants[baseline].2;
+        let mut out = Vec::new();
+        for (i, (_, _, action)) in variants.iter().enumerate() {
+            let named = self
+                .raw
+                .variant
+                .get(i)
+                .and_then(|v| v.baseline_metric.as_deref());
+            if i == baseline {
+                if named.is_some() {
+                    return Err(self.error(
+                        &[Seg::Key("variant"), Seg::Index(i), Seg::Key("baseline_metric")],
+                        "the baseline is not compared with itself: `baseline_metric` belongs on another variant",
+                        None,
+                    ));
+                }
+                continue;
+            }
+            if let Some(name) = named
+                && let Some(problem) = paired::baseline_metric_problem(*action, base_action, name)
+            {
+                return Err(self.error(
+                    &[
+                        Seg::Key("variant"),
+                        Seg::Index(i),
+                        Seg::Key("baseline_metric"),
+                    ],
+                    problem,
+                    did_you_mean(name, metrics::summary_metrics(base_action)),
+                ));
+            }
+            out.push(Pairing {
+                variant: i,
+                comparisons: paired::comparisons(*action, base_action, named),
+            });
+        }
+        Ok(out)
+    }
+
+    /// `[action_options]` (base and variants) may set only what the action reads, within range: the file's
+    /// against the file's action, a variant's against its own.
+    fn check_action_options(
+        &self,
+        action: Action,
+        actions: &[Action],
+    ) -> Result<(), ScenarioError> {
+        let mut places: Vec<(Vec<Seg<'_>>, &Table, Action)> = Vec::new();
         if let Some(Value::Table(t)) = self.table.get("action_options") {
-            places.push((vec![Seg::Key("action_options")], t));
+            places.push((vec![Seg::Key("action_options")], t, action));
         }
         if let Some(Value::Array(items)) = self.table.get("variant") {
             for (i, item) in items.iter().enumerate() {
@@ -357,11 +480,12 @@ impl Builder<'_> {
                             Seg::Key("action_options"),
                         ],
                         t,
+                        actions.get(i).copied().unwrap_or(action),
                     ));
                 }
             }
         }
-        for (prefix, table) in places {
+        for (prefix, table, action) in places {
             for (key, value) in table {
                 let mut path = prefix.clone();
                 path.push(Seg::Key(key));
@@ -500,14 +624,14 @@ impl Builder<'_> {
 
     fn charts(
         &self,
-        action: Action,
+        actions: &[Action],
         axes: &[Axis],
         variants: usize,
         title: &str,
     ) -> Result<Vec<Chart>, ScenarioError> {
         let mut charts = Vec::new();
         for (i, spec) in self.raw.chart.iter().enumerate() {
-            let chart = spec.check(action, axes, variants, title).map_err(|e| {
+            let chart = spec.check(actions, axes, variants, title).map_err(|e| {
                 let help = e
                     .help
                     .clone()
@@ -538,32 +662,247 @@ impl Builder<'_> {
             charts.push(chart);
         }
         if charts.is_empty() {
-            charts.extend(chart::default_chart(action, axes, variants, title));
+            charts.extend(chart::default_chart(actions, axes, variants, title));
         }
         Ok(charts)
     }
 
     fn points(
         &self,
-        action: Action,
-        variants: &[(String, Table)],
+        variants: &[(String, Table, Action)],
         axes: &[Axis],
     ) -> Result<Vec<Point>, ScenarioError> {
         let grid: usize = axes.iter().map(|a| a.values.len()).product();
         let mut points = Vec::with_capacity(variants.len() * grid);
-        for (v, (_, overrides)) in variants.iter().enumerate() {
+        for (v, (_, overrides, action)) in variants.iter().enumerate() {
             for flat in 0..grid {
-                // Last axis fastest.
-                let mut rest = flat;
-                let mut picks = vec![0; axes.len()];
-                for (a, axis) in axes.iter().enumerate().rev() {
-                    picks[a] = rest % axis.values.len();
-                    rest /= axis.values.len();
-                }
-                points.push(self.point(action, v, overrides, axes, &picks)?);
+                let picks = picks_of(axes, flat);
+                points.push(self.point(*action, v, overrides, axes, &picks)?);
             }
         }
         Ok(points)
+    }
+
+    /// Every `[[tune]]`, its candidates resolved at every sweep point it covers.
+    fn tunes(
+        &self,
+        variants: &[(String, Table, Action)],
+        baseline: usize,
+        axes: &[Axis],
+    ) -> Result<Vec<tune::Tune>, ScenarioError> {
+        let mut tunes: Vec<tune::Tune> = Vec::new();
+        let names: Vec<&str> = variants.iter().map(|(n, _, _)| n.as_str()).collect();
+        let find_variant = |name: &str, field: &'static str, i: usize| {
+            names.iter().position(|n| *n == name.trim()).ok_or_else(|| {
+                self.error(
+                    &[Seg::Key("tune"), Seg::Index(i), Seg::Key(field)],
+                    format!(
+                        "`{name}` is not a variant (the variants are: {})",
+                        names.join(", ")
+                    ),
+                    did_you_mean(name, names.iter().copied()),
+                )
+            })
+        };
+        for (i, spec) in self.raw.tune.iter().enumerate() {
+            let at_field =
+                |field: &'static str| vec![Seg::Key("tune"), Seg::Index(i), Seg::Key(field)];
+            let fail = |field: &'static str, message: String, help: Option<String>| {
+                self.error(&at_field(field), message, help)
+            };
+            let parameter = spec.parameter.trim().to_string();
+            if let Err(e) = sweep::check_path(&parameter) {
+                return Err(fail(
+                    "parameter",
+                    e.message,
+                    did_you_mean(&e.word, e.candidates.iter().copied()),
+                ));
+            }
+            if axes.iter().any(|a| a.path == parameter) {
+                return Err(fail(
+                    "parameter",
+                    format!(
+                        "`{parameter}` is both swept and tuned: remove it from [sweep], the tune tries every value of its range"
+                    ),
+                    None,
+                ));
+            }
+            let values = sweep::range_values(&spec.range).map_err(|m| fail("range", m, None))?;
+            let matched = spec
+                .match_variant
+                .as_deref()
+                .map(|name| find_variant(name, "match", i))
+                .transpose()?;
+            let variant = match &spec.variant {
+                Some(name) => find_variant(name, "variant", i)?,
+                None if matched == Some(baseline) => (0..variants.len())
+                    .find(|v| *v != baseline)
+                    .unwrap_or(baseline),
+                None => baseline,
+            };
+            let action = variants[variant].2;
+            if let Some(option) = parameter.strip_prefix("action_options.")
+                && !action.options_used().contains(&option)
+            {
+                return Err(fail(
+                    "parameter",
+                    format!(
+                        "action `{action}` does not read `{option}` (it reads: {})",
+                        action.options_used().join(", ")
+                    ),
+                    None,
+                ));
+            }
+            let Some(metric) = metrics::summary_metrics(action).find(|m| *m == spec.metric.trim())
+            else {
+                return Err(fail(
+                    "metric",
+                    format!(
+                        "`{}` is not a metric of action `{action}` (it reports: {})",
+                        spec.metric,
+                        metrics::summary_metrics(action)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    did_you_mean(&spec.metric, metrics::summary_metrics(action)),
+                ));
+            };
+            let target = match (spec.target, matched) {
+                (Some(_), Some(_)) | (None, None) => {
+                    return Err(fail(
+                        "metric",
+                        "a tune needs exactly one of `target` (a number) and `match` (a variant)"
+                            .to_string(),
+                        None,
+                    ));
+                }
+                (Some(t), None) => {
+                    if !t.is_finite()
+                        || (metrics::is_probability(metric) && !(0.0..=1.0).contains(&t))
+                    {
+                        return Err(fail(
+                            "target",
+                            format!(
+                                "target {t} is out of range: `{metric}` is a probability, from 0 to 1"
+                            ),
+                            None,
+                        ));
+                    }
+                    tune::Target::Value(t)
+                }
+                (None, Some(m)) => {
+                    if m == variant {
+                        return Err(fail(
+                            "match",
+                            "a tune cannot match the variant it tunes: name another variant, or `variant`".to_string(),
+                            None,
+                        ));
+                    }
+                    let theirs = spec.match_metric.as_deref().unwrap_or(metric);
+                    let comparison = paired::comparison(action, metric, variants[m].2, theirs)
+                        .map_err(|message| {
+                            let field = if spec.match_metric.is_some() {
+                                "match_metric"
+                            } else {
+                                "match"
+                            };
+                            fail(
+                                field,
+                                message,
+                                did_you_mean(theirs, metrics::summary_metrics(variants[m].2)),
+                            )
+                        })?;
+                    tune::Target::Variant {
+                        variant: m,
+                        comparison,
+                    }
+                }
+            };
+            let at = chart::at_values(spec.at.as_ref(), axes).map_err(|e| {
+                fail(
+                    "at",
+                    e.message,
+                    did_you_mean(&e.word, e.candidates.iter().map(String::as_str)),
+                )
+            })?;
+            let name = spec
+                .name
+                .clone()
+                .unwrap_or_else(|| parameter.rsplit('.').next().unwrap_or("tune").to_string());
+            if !valid_file_name(&name) {
+                return Err(fail(
+                    "name",
+                    format!(
+                        "tune name `{name}` must be a plain name (letters, digits, `-`, `_`, `.`): it names the tune's chart"
+                    ),
+                    None,
+                ));
+            }
+            if tunes.iter().any(|t| t.name == name) {
+                return Err(fail(
+                    "name",
+                    format!("two tunes are named `{name}`: give one a `name`"),
+                    None,
+                ));
+            }
+            let mut tuned_axes = axes.to_vec();
+            tuned_axes.push(Axis {
+                path: parameter.clone(),
+                values: values.clone(),
+            });
+            let grid: usize = axes.iter().map(|a| a.values.len()).product();
+            let mut rows = Vec::new();
+            for g in 0..grid {
+                let picks = picks_of(axes, g);
+                if at.iter().any(|(path, value)| {
+                    axes.iter()
+                        .position(|a| a.path == *path)
+                        .is_some_and(|a| axes[a].values[picks[a]] != *value)
+                }) {
+                    continue;
+                }
+                let mut candidates = Vec::with_capacity(values.len());
+                for (k, value) in values.iter().enumerate() {
+                    let mut picks = picks.clone();
+                    picks.push(k);
+                    let point = self
+                        .point(action, variant, &variants[variant].1, &tuned_axes, &picks)
+                        .map_err(|e| {
+                            fail(
+                                "range",
+                                format!("at {parameter} = {value}: {}", e.message),
+                                e.help.clone(),
+                            )
+                        })?;
+                    candidates.push(point.prepared);
+                }
+                rows.push(tune::TuneRow {
+                    grid_point: g,
+                    candidates,
+                });
+                if rows.len() * values.len() > sweep::MAX_POINTS {
+                    return Err(fail(
+                        "range",
+                        format!(
+                            "the tune would resolve more than {} candidate points (values × sweep points): narrow its range or fix sweep values with `at`",
+                            sweep::MAX_POINTS
+                        ),
+                        None,
+                    ));
+                }
+            }
+            tunes.push(tune::Tune {
+                name,
+                parameter,
+                values,
+                metric,
+                variant,
+                action,
+                target,
+                rows,
+            });
+        }
+        Ok(tunes)
     }
 
     /// Where a field of a section was set at this point: the sweep value, else the variant's key, else the
@@ -613,8 +952,12 @@ impl Builder<'_> {
     ) -> Result<Point, ScenarioError> {
         // Base, then the variant's tables key by key, then the sweep values.
         let mut sections: [Table; 4] = Default::default();
+        // A variant with its own action does not inherit the options of the file's action.
+        let own_action = action != self.raw.action;
         for (name, merged) in SECTIONS.iter().zip(sections.iter_mut()) {
-            if let Some(Value::Table(t)) = self.table.get(*name) {
+            if let Some(Value::Table(t)) = self.table.get(*name)
+                && !(own_action && *name == "action_options")
+            {
                 *merged = t.clone();
             }
             if let Some(Value::Table(t)) = overrides.get(*name) {
@@ -625,7 +968,14 @@ impl Builder<'_> {
         for (axis, pick) in axes.iter().zip(picks) {
             let value = axis.values[*pick].clone();
             let segments: Vec<&str> = axis.path.split('.').collect();
-            if let Some(i) = SECTIONS.iter().position(|name| *name == segments[0]) {
+            // An option sweep applies to the variants whose action reads the option.
+            let unused_option = segments[0] == "action_options"
+                && !action
+                    .options_used()
+                    .contains(&segments[1..].join(".").as_str());
+            if let Some(i) = SECTIONS.iter().position(|name| *name == segments[0])
+                && !unused_option
+            {
                 set_path(&mut sections[i], &segments[1..], value.to_toml());
             }
             values.push(value);
@@ -654,6 +1004,7 @@ impl Builder<'_> {
             variant,
             values,
             level_gap: matchup.level_gap(),
+            action,
             prepared: Prepared::new(action, &matchup, &options, &action_options.resolve()),
         })
     }
@@ -726,6 +1077,28 @@ fn set_path(table: &mut Table, path: &[&str], value: Value) {
             }
         }
     }
+}
+
+/// The value index of every axis at flat grid index `flat` (the last axis fastest).
+fn picks_of(axes: &[Axis], flat: usize) -> Vec<usize> {
+    let mut rest = flat;
+    let mut picks = vec![0; axes.len()];
+    for (a, axis) in axes.iter().enumerate().rev() {
+        picks[a] = rest % axis.values.len();
+        rest /= axis.values.len();
+    }
+    picks
+}
+
+/// `first`, then every other action of `actions` once, in order.
+fn distinct(first: Action, actions: &[Action]) -> Vec<Action> {
+    let mut out = vec![first];
+    for a in actions {
+        if !out.contains(a) {
+            out.push(*a);
+        }
+    }
+    out
 }
 
 fn valid_file_name(name: &str) -> bool {

@@ -132,6 +132,21 @@ pub(crate) fn sweep_table(_: &mut SchemaGenerator) -> Schema {
     })
 }
 
+/// A tune's `range`: `{ from, to, step }`.
+pub(crate) fn range_table(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "object",
+        "description": "The candidate values: `to` included; `step` 1 unless given.",
+        "properties": {
+            "from": { "type": "number" },
+            "to": { "type": "number" },
+            "step": { "type": "number", "exclusiveMinimum": 0 }
+        },
+        "required": ["from", "to"],
+        "additionalProperties": false
+    })
+}
+
 /// A chart's `at`: sweep paths held at one value each.
 pub(crate) fn at_table(_: &mut SchemaGenerator) -> Schema {
     json_schema!({

@@ -449,20 +449,60 @@ impl Record for FightOutcome {
     }
 }
 
-/// Runs `n` trials of a prepared action and adds their outcomes to `tally`. The match is outside the loop,
-/// so each loop is specialised to one action.
-pub fn run_trials<R: Roller + ?Sized>(p: &Prepared, rng: &mut R, n: u64, tally: &mut Tally) {
-    tally.trials += n;
-    match p {
-        Prepared::Mug(m) => (0..n).for_each(|_| m.resolve(rng).record(tally)),
-        Prepared::Sap(s) => (0..n).for_each(|_| s.resolve(rng).record(tally)),
-        Prepared::Strike(s) => (0..n).for_each(|_| s.resolve(rng).record(tally)),
-        Prepared::GrabObject(g) => (0..n).for_each(|_| g.resolve(rng).record(tally)),
-        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
-            (0..n).for_each(|_| g.resolve(rng).record(tally))
-        }
-        Prepared::Fight(f) => (0..n).for_each(|_| f.resolve(rng).record(tally)),
+/// Where each trial's dice come from: one roller for all of them (a scripted test), or a fresh stream per
+/// trial (a real run, `engine::TrialStreams`).
+pub trait TrialDice {
+    /// The roller.
+    type Roller: Roller;
+    /// The dice of the next trial.
+    fn next_trial(&mut self) -> &mut Self::Roller;
+}
+
+/// Every trial on the same roller, one after the other.
+pub struct SharedDice<'a, R: ?Sized>(pub &'a mut R);
+
+impl<R: Roller> TrialDice for SharedDice<'_, R> {
+    type Roller = R;
+    #[inline]
+    fn next_trial(&mut self) -> &mut R {
+        self.0
     }
+}
+
+/// What is done with each trial's outcome.
+pub trait OnOutcome {
+    /// One trial's outcome.
+    fn on<O: Record>(&mut self, outcome: &O);
+}
+
+impl OnOutcome for Tally {
+    #[inline]
+    fn on<O: Record>(&mut self, outcome: &O) {
+        outcome.record(self);
+    }
+}
+
+/// Runs `n` trials of a prepared action, each on `dice.next_trial()`, handing every outcome to `sink`. The
+/// match is outside the loop, so each loop is specialised to one action.
+#[inline]
+pub fn each_trial<D: TrialDice, S: OnOutcome>(p: &Prepared, n: u64, dice: &mut D, sink: &mut S) {
+    match p {
+        Prepared::Mug(m) => (0..n).for_each(|_| sink.on(&m.resolve(dice.next_trial()))),
+        Prepared::Sap(s) => (0..n).for_each(|_| sink.on(&s.resolve(dice.next_trial()))),
+        Prepared::Strike(s) => (0..n).for_each(|_| sink.on(&s.resolve(dice.next_trial()))),
+        Prepared::GrabObject(g) => (0..n).for_each(|_| sink.on(&g.resolve(dice.next_trial()))),
+        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
+            (0..n).for_each(|_| sink.on(&g.resolve(dice.next_trial())))
+        }
+        Prepared::Fight(f) => (0..n).for_each(|_| sink.on(&f.resolve(dice.next_trial()))),
+    }
+}
+
+/// Runs `n` trials of a prepared action on one roller and adds their outcomes to `tally` (scripted tests;
+/// a real run gives every trial its own dice, `engine::TrialStreams`).
+pub fn run_trials<R: Roller>(p: &Prepared, rng: &mut R, n: u64, tally: &mut Tally) {
+    tally.trials += n;
+    each_trial(p, n, &mut SharedDice(rng), tally);
 }
 
 /// One summary metric of one point.

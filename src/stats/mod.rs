@@ -3,6 +3,7 @@
 pub mod exact;
 pub mod interval;
 pub mod metrics;
+pub mod paired;
 pub mod tally;
 
 pub use tally::Tally;

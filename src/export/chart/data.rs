@@ -10,8 +10,12 @@ use crate::export::summary::PointSummary;
 use crate::scenario::Scenario;
 use crate::scenario::chart::{Chart, ChartKind};
 use crate::scenario::sweep::SweepValue;
+use crate::scenario::tune::{Target, Tune};
 use crate::stats::Tally;
-use crate::stats::metrics;
+use crate::stats::interval::Estimate;
+use crate::stats::metrics::{self, MetricValue};
+use crate::study::DifferenceRow;
+use crate::tuning::TunePoint;
 
 /// Where an axis of a chart reads its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,9 +111,11 @@ pub fn figure(
     chart: &Chart,
     summaries: &[PointSummary<'_>],
     tallies: &[Option<Tally>],
+    differences: &[DifferenceRow<'_>],
 ) -> Figure {
     match chart.kind {
         ChartKind::Line => Figure::Line(line(scenario, chart, summaries)),
+        ChartKind::Difference => Figure::Line(difference(scenario, chart, differences)),
         ChartKind::Heatmap => Figure::Heatmap(heatmap(scenario, chart, summaries)),
         ChartKind::Histogram => Figure::Histogram(histogram(scenario, chart, summaries, tallies)),
     }
@@ -187,6 +193,176 @@ fn line(scenario: &Scenario, chart: &Chart, summaries: &[PointSummary<'_>]) -> L
         probability,
         x_categories: categories,
         series,
+        horizontal: Vec::new(),
+        marked: Vec::new(),
+    }
+}
+
+/// The rows of `differences` for `metric` as summaries whose metric is the difference, so a difference
+/// chart is drawn exactly as a line chart is.
+fn as_summaries<'a>(
+    differences: &[DifferenceRow<'a>],
+    metric: &'static str,
+    actions: &[(String, crate::rules::action::Action)],
+) -> Vec<PointSummary<'a>> {
+    differences
+        .iter()
+        .filter(|d| d.metric == metric || d.result.is_err())
+        .map(|d| PointSummary {
+            variant: d.variant,
+            values: d.values,
+            level_gap: d.level_gap,
+            action: actions
+                .iter()
+                .find(|(n, _)| n == d.variant)
+                .map_or(crate::rules::action::Action::Mug, |(_, a)| *a),
+            result: match &d.result {
+                Ok(diff) => Ok(vec![MetricValue {
+                    metric,
+                    value: Estimate {
+                        estimate: diff.difference,
+                        ci_low: diff.ci_low,
+                        ci_high: diff.ci_high,
+                        std_error: diff.std_error,
+                        trials: diff.trials,
+                    },
+                    exact: d.exact,
+                }]),
+                Err(reason) => Err(reason.clone()),
+            },
+        })
+        .collect()
+}
+
+/// A metric's difference against the baseline: one line per other variant, its band, a zero line.
+fn difference(scenario: &Scenario, chart: &Chart, differences: &[DifferenceRow<'_>]) -> LineFigure {
+    let metric = metrics::summary_metrics(scenario.action)
+        .chain(
+            scenario
+                .actions
+                .iter()
+                .flat_map(|a| metrics::summary_metrics(*a)),
+        )
+        .find(|m| *m == chart.metric)
+        .unwrap_or("ineligible");
+    let actions: Vec<(String, crate::rules::action::Action)> = scenario
+        .variants
+        .iter()
+        .cloned()
+        .zip(scenario.actions.iter().copied())
+        .collect();
+    let rows = as_summaries(differences, metric, &actions);
+    let mut figure = line(scenario, chart, &rows);
+    // Differences of probabilities are in percentage points, and may be negative: a free axis.
+    figure.probability = false;
+    figure.y_label = format!(
+        "{} minus {}: {}",
+        "variant",
+        scenario.variants[scenario.baseline],
+        difference_label(metric)
+    );
+    figure.horizontal = vec![0.0];
+    figure
+}
+
+/// A metric's label for a difference: percentage points for a probability.
+fn difference_label(metric: &str) -> String {
+    let label = metric_label(metric);
+    match label.strip_suffix(" (%)") {
+        Some(stem) => format!("{stem} (percentage points)"),
+        None => label,
+    }
+}
+
+/// A tune's chart: the metric (or, for a match, its paired difference from the matched variant) against
+/// the parameter, one line per sweep point, the target dashed, the chosen values ringed.
+pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint]) -> LineFigure {
+    let probability = metrics::is_probability(tune.metric);
+    let scale = if probability { 100.0 } else { 1.0 };
+    let matched = match &tune.target {
+        Target::Value(_) => None,
+        Target::Variant {
+            variant,
+            comparison,
+        } => Some((*variant, comparison.baseline_metric)),
+    };
+    let grid_values = |g: usize| -> Vec<String> {
+        let mut rest = g;
+        let mut picks = vec![0; scenario.axes.len()];
+        for (a, axis) in scenario.axes.iter().enumerate().rev() {
+            picks[a] = rest % axis.values.len();
+            rest /= axis.values.len();
+        }
+        scenario
+            .axes
+            .iter()
+            .zip(picks)
+            .map(|(a, k)| format!("{} {}", a.path, a.values[k]))
+            .collect()
+    };
+    let mut series = Vec::new();
+    let mut marked = Vec::new();
+    for point in points {
+        let row = &tune.rows[point.row];
+        let name = grid_values(row.grid_point).join(", ");
+        let mut line = Vec::new();
+        for (k, e) in &point.evaluated {
+            let Some(x) = tune.values[*k].as_f64() else {
+                continue;
+            };
+            let (y, low, high) = match matched {
+                None => (e.value.estimate, e.value.ci_low, e.value.ci_high),
+                // For a match, the paired difference from the matched variant: its target is 0.
+                Some(_) => (e.gap, None, None),
+            };
+            let Some(y) = y else { continue };
+            line.push(LinePoint {
+                x,
+                y: y * scale,
+                low: low.map(|v| v * scale),
+                high: high.map(|v| v * scale),
+            });
+            if point.answer.best == Some(*k) {
+                marked.push((x, y * scale));
+            }
+        }
+        series.push(Series {
+            name: if name.is_empty() {
+                tune.name.clone()
+            } else {
+                name
+            },
+            points: line,
+            exact: Vec::new(),
+        });
+    }
+    let (y_label, horizontal) = match (&tune.target, matched) {
+        (Target::Value(t), _) => (metric_label(tune.metric), vec![t * scale]),
+        (Target::Variant { .. }, Some((variant, theirs))) => (
+            format!(
+                "{} minus {} of {}{}",
+                tune.metric,
+                theirs,
+                scenario.variants[variant],
+                if probability {
+                    " (percentage points)"
+                } else {
+                    ""
+                }
+            ),
+            vec![0.0],
+        ),
+        (Target::Variant { .. }, None) => (metric_label(tune.metric), vec![0.0]),
+    };
+    LineFigure {
+        title: format!("{}: tuning {}", scenario.title, tune.parameter),
+        x_label: path_label(&tune.parameter),
+        y_label,
+        probability: probability && matched.is_none(),
+        x_categories: None,
+        series,
+        horizontal,
+        marked,
     }
 }
 
@@ -255,11 +431,11 @@ fn histogram(
         .filter_map(|(name, members)| {
             // Points of one series are merged: the series is the variable that matters.
             let mut bars: Vec<(i64, u64)> = Vec::new();
-            for (index, _) in members {
+            for (index, p) in members {
                 let Some(Some(tally)) = tallies.get(index) else {
                     continue;
                 };
-                for (metric, hist) in metrics::distributions(scenario.action, tally) {
+                for (metric, hist) in metrics::distributions(p.action, tally) {
                     if metric != chart.metric {
                         continue;
                     }

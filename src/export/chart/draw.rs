@@ -228,10 +228,17 @@ fn draw_lines<DB: DrawingBackend>(
         Some(c) => (-0.5, c.len() as f64 - 0.5),
         None => padded(x_lo, x_hi),
     };
+    for &h in &chart.horizontal {
+        y_lo = y_lo.min(h);
+        y_hi = y_hi.max(h);
+    }
     let (y_lo, y_hi) = if chart.probability {
         (0.0, 100.0)
-    } else {
+    } else if chart.horizontal.is_empty() {
         padded(y_lo.min(0.0), y_hi)
+    } else {
+        // A difference or a tune: the axis follows the data and its reference lines, below 0 too.
+        padded(y_lo, y_hi)
     };
     let mut cc = ChartBuilder::on(area)
         .margin(24)
@@ -270,6 +277,16 @@ fn draw_lines<DB: DrawingBackend>(
         .house_style()
         .draw()
         .map_err(fail)?;
+    for &h in &chart.horizontal {
+        // A reference line (zero, a target) across the whole chart, dashed so it never reads as data.
+        cc.draw_series(DashedLineSeries::new(
+            [(x_lo, h), (x_hi, h)],
+            14,
+            8,
+            BLACK.stroke_width(3),
+        ))
+        .map_err(fail)?;
+    }
     let n = chart.series.len();
     for (i, series) in chart.series.iter().enumerate() {
         let color = PALETTE[i % PALETTE.len()];
@@ -318,7 +335,14 @@ fn draw_lines<DB: DrawingBackend>(
             .map_err(fail)?;
         }
     }
-
+    // The chosen values of a tune, ringed in black over every line.
+    cc.draw_series(
+        chart
+            .marked
+            .iter()
+            .map(|&xy| Circle::new(xy, 16, BLACK.stroke_width(4))),
+    )
+    .map_err(fail)?;
     Ok(())
 }
 

@@ -40,6 +40,10 @@ pub struct LineFigure {
     pub x_categories: Option<Vec<String>>,
     /// The lines.
     pub series: Vec<Series>,
+    /// Horizontal reference lines (a zero line, a target), drawn dashed.
+    pub horizontal: Vec<f64>,
+    /// Points singled out (a tune's chosen values), drawn as rings.
+    pub marked: Vec<(f64, f64)>,
 }
 
 /// A metric over two sweep paths: one grid of cells per series.

@@ -10,6 +10,9 @@ pub mod figure;
 use crate::export::summary::PointSummary;
 use crate::scenario::Scenario;
 use crate::stats::Tally;
+use crate::study::DifferenceRow;
+use crate::tuning::TunePoint;
+use figure::Figure;
 
 /// The size of every chart: readable at print size and on screen.
 pub const SIZE: (u32, u32) = (1200, 800);
@@ -19,15 +22,27 @@ pub fn render(
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
     tallies: &[Option<Tally>],
+    differences: &[DifferenceRow<'_>],
+    tunes: &[Vec<TunePoint>],
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let mut files = Vec::new();
+    let mut figures = Vec::new();
     for chart in &scenario.charts {
-        let figure = data::figure(scenario, chart, summaries, tallies);
+        let figure = data::figure(scenario, chart, summaries, tallies, differences);
+        figures.push((chart.file.clone(), figure));
+    }
+    for (tune, points) in scenario.tunes.iter().zip(tunes) {
+        figures.push((
+            format!("tune-{}", tune.name),
+            Figure::Line(data::tune_figure(scenario, tune, points)),
+        ));
+    }
+    let mut files = Vec::new();
+    for (file, figure) in figures {
         files.push((
-            format!("{}.svg", chart.file),
+            format!("{file}.svg"),
             draw::svg(&figure, SIZE)?.into_bytes(),
         ));
-        files.push((format!("{}.png", chart.file), draw::png(&figure, SIZE)?));
+        files.push((format!("{file}.png"), draw::png(&figure, SIZE)?));
     }
     Ok(files)
 }
@@ -89,6 +104,8 @@ mod tests {
             y_label: metric_label("p_knockout"),
             probability: true,
             x_categories: None,
+            horizontal: vec![50.0],
+            marked: vec![(2.0, 20.0)],
             series: vec![
                 Series {
                     name: "as written".into(),

@@ -1,0 +1,232 @@
+//! A scenario's run as one piece: every variant at each sweep point in one engine group (so the variants'
+//! trials pair up), then the per-point tallies and the paired differences against the baseline.
+
+use crate::engine::{self, Group};
+use crate::export::summary::PointSummary;
+use crate::rules::action::Prepared;
+use crate::scenario::Scenario;
+use crate::scenario::sweep::SweepValue;
+use crate::stats::Tally;
+use crate::stats::interval;
+use crate::stats::paired::{self, Difference, Joint};
+
+/// The tallies of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Results {
+    /// One per point, in the scenario's order (`None` for an ineligible point).
+    pub tallies: Vec<Option<Tally>>,
+    /// `[pairing][grid point]`: the joint tally of the pairing's variant and the baseline.
+    pub joints: Vec<Vec<Option<Joint>>>,
+}
+
+/// Runs every point of `scenario` for `trials` trials.
+pub fn run(scenario: &Scenario, trials: u64, progress: &(dyn Fn(u64) + Sync)) -> Results {
+    let grid = scenario.grid();
+    let variants = scenario.variants.len();
+    let prepared = |i: usize| scenario.points[i].prepared.as_ref().ok();
+    let groups: Vec<Group<'_>> = (0..grid)
+        .map(|g| Group {
+            points: (0..variants).map(|v| prepared(v * grid + g)).collect(),
+            pairs: scenario
+                .pairings
+                .iter()
+                .map(|p| (p.variant, scenario.baseline, p.comparisons.as_slice()))
+                .collect(),
+        })
+        .collect();
+    let results = engine::run_groups(&groups, trials, scenario.seed, progress);
+    let mut tallies = vec![None; scenario.points.len()];
+    let mut joints = vec![vec![None; grid]; scenario.pairings.len()];
+    for (g, result) in results.into_iter().enumerate() {
+        for (v, tally) in result.tallies.into_iter().enumerate() {
+            tallies[v * grid + g] = tally;
+        }
+        for (k, joint) in result.joints.into_iter().enumerate() {
+            joints[k][g] = joint;
+        }
+    }
+    Results { tallies, joints }
+}
+
+/// One row of differences.csv.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DifferenceRow<'a> {
+    /// The variant compared.
+    pub variant: &'a str,
+    /// The baseline.
+    pub baseline: &'a str,
+    /// The sweep values.
+    pub values: &'a [SweepValue],
+    /// The variant's level gap at this point.
+    pub level_gap: i32,
+    /// The variant's metric (`ineligible` when either side did not run).
+    pub metric: &'static str,
+    /// The baseline's metric it is compared with.
+    pub baseline_metric: &'static str,
+    /// The difference, or why there is none.
+    pub result: Result<Difference, String>,
+    /// Holm's adjustment of the p-value over the file.
+    pub p_adjusted: Option<f64>,
+    /// higher | lower | no clear difference (empty without a difference).
+    pub verdict: &'static str,
+    /// The exact difference, when it was computed (`run --exact`, `exact`).
+    pub exact: Option<f64>,
+    /// The indices of the variant's point and the baseline's in the scenario.
+    pub points: (usize, usize),
+}
+
+/// Every difference of a run: variants in order, sweep points in order, the variant's metrics in order;
+/// Holm's adjustment over all of them, and each verdict at the scenario's confidence.
+pub fn differences<'a>(scenario: &'a Scenario, results: &Results) -> Vec<DifferenceRow<'a>> {
+    let z = interval::z_for(scenario.confidence);
+    let grid = scenario.grid();
+    let mut rows = Vec::new();
+    for (k, pairing) in scenario.pairings.iter().enumerate() {
+        for g in 0..grid {
+            let (a, b) = (pairing.variant * grid + g, scenario.baseline * grid + g);
+            let point = &scenario.points[a];
+            let row = |metric, baseline_metric, result| DifferenceRow {
+                variant: &scenario.variants[pairing.variant],
+                baseline: &scenario.variants[scenario.baseline],
+                values: &point.values,
+                level_gap: point.level_gap,
+                metric,
+                baseline_metric,
+                result,
+                p_adjusted: None,
+                verdict: "",
+                exact: None,
+                points: (a, b),
+            };
+            let sides = (
+                &scenario.points[a].prepared,
+                &scenario.points[b].prepared,
+                &results.tallies[a],
+                &results.tallies[b],
+                &results.joints[k][g],
+            );
+            match sides {
+                (Ok(pa), Ok(pb), Some(ta), Some(tb), Some(joint)) => {
+                    for (c, cross) in pairing.comparisons.iter().zip(&joint.cross) {
+                        let d = paired::difference(c, (pa, ta), (pb, tb), cross, joint.trials, z);
+                        rows.push(row(c.metric, c.baseline_metric, Ok(d)));
+                    }
+                }
+                (Err(reason), _, _, _, _) => rows.push(row(
+                    "ineligible",
+                    "ineligible",
+                    Err(format!("ineligible: {reason}")),
+                )),
+                (_, Err(reason), _, _, _) => rows.push(row(
+                    "ineligible",
+                    "ineligible",
+                    Err(format!("ineligible: the baseline: {reason}")),
+                )),
+                _ => rows.push(row("ineligible", "ineligible", Err("not run".to_string()))),
+            }
+        }
+    }
+    judge(&mut rows, scenario.confidence);
+    rows
+}
+
+/// Fills in the exact difference of every row whose two sides have exact values in `summaries` (as
+/// `run --exact` and `exact` compute them).
+pub fn add_exact(rows: &mut [DifferenceRow<'_>], summaries: &[PointSummary<'_>]) {
+    let exact_of = |index: usize, metric: &str| {
+        summaries[index]
+            .result
+            .as_ref()
+            .ok()?
+            .iter()
+            .find(|m| m.metric == metric)?
+            .exact
+    };
+    for row in rows {
+        let (a, b) = row.points;
+        row.exact = match (exact_of(a, row.metric), exact_of(b, row.baseline_metric)) {
+            (Some(x), Some(y)) => Some(x - y),
+            _ => None,
+        };
+    }
+}
+
+/// The exact differences of a single-action scenario from its exact summaries: each row's difference is
+/// the exact one, with an interval of zero width and no test.
+pub fn exact_differences<'a>(
+    scenario: &'a Scenario,
+    summaries: &[PointSummary<'_>],
+) -> Vec<DifferenceRow<'a>> {
+    let mut rows = Vec::new();
+    let grid = scenario.grid();
+    for pairing in &scenario.pairings {
+        for g in 0..grid {
+            let (a, b) = (pairing.variant * grid + g, scenario.baseline * grid + g);
+            let point = &scenario.points[a];
+            let base = DifferenceRow {
+                variant: &scenario.variants[pairing.variant],
+                baseline: &scenario.variants[scenario.baseline],
+                values: &point.values,
+                level_gap: point.level_gap,
+                metric: "ineligible",
+                baseline_metric: "ineligible",
+                result: Err(String::new()),
+                p_adjusted: None,
+                verdict: "",
+                exact: None,
+                points: (a, b),
+            };
+            match (&summaries[a].result, &summaries[b].result) {
+                (Ok(_), Ok(_)) => {
+                    for c in &pairing.comparisons {
+                        let mut row = DifferenceRow {
+                            metric: c.metric,
+                            baseline_metric: c.baseline_metric,
+                            ..base.clone()
+                        };
+                        add_exact(std::slice::from_mut(&mut row), summaries);
+                        row.result = match row.exact {
+                            Some(d) => Ok(Difference::exact(d, 0)),
+                            None => Err("no exact value".to_string()),
+                        };
+                        rows.push(row);
+                    }
+                }
+                (Err(reason), _) => rows.push(DifferenceRow {
+                    result: Err(format!("ineligible: {reason}")),
+                    ..base
+                }),
+                (_, Err(reason)) => rows.push(DifferenceRow {
+                    result: Err(format!("ineligible: the baseline: {reason}")),
+                    ..base
+                }),
+            }
+        }
+    }
+    judge(&mut rows, scenario.confidence);
+    rows
+}
+
+/// Fills in Holm's adjusted p-values over all rows and every verdict.
+pub fn judge(rows: &mut [DifferenceRow<'_>], confidence: f64) {
+    let p: Vec<Option<f64>> = rows
+        .iter()
+        .map(|r| r.result.as_ref().ok().and_then(|d| d.p_value))
+        .collect();
+    for (row, adjusted) in rows.iter_mut().zip(paired::holm(&p)) {
+        row.p_adjusted = adjusted;
+        row.verdict = match &row.result {
+            Ok(d) => paired::verdict(d, adjusted, confidence),
+            Err(_) => "",
+        };
+    }
+}
+
+/// The prepared points of a scenario (`None` where ineligible), for callers that run points on their own.
+pub fn prepared_points(scenario: &Scenario) -> Vec<Option<&Prepared>> {
+    scenario
+        .points
+        .iter()
+        .map(|p| p.prepared.as_ref().ok())
+        .collect()
+}

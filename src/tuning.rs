@@ -1,0 +1,483 @@
+//! Solving a `[[tune]]`: at each sweep point, the value of the parameter whose metric comes closest to the
+//! target, and every value whose interval holds the target (the answer's uncertainty).
+//!
+//! Candidates run on the scenario's seed and trial count, so trial t of every candidate (and of the matched
+//! variant) rolls the same dice: a rule that is monotone in its number then gives estimates that are
+//! monotone too, not just on average, and bisection is safe. The search evaluates both ends and the
+//! middle, bisects the
+//! crossing of the target while the evaluated values stay monotone, then walks outwards from the best value
+//! while the intervals still hold the target. When the evaluated values are not monotone it evaluates every
+//! value instead. No value is evaluated twice, so a tune never costs more evaluations than its range has
+//! values. The search is a pure function of what has been evaluated ([`plan`]), run in rounds: every
+//! point's requests of one round run together on all workers.
+
+use std::collections::BTreeMap;
+
+use crate::engine::{self, Group};
+use crate::export::summary::PointSummary;
+use crate::scenario::Scenario;
+use crate::scenario::tune::{Target, Tune};
+use crate::stats::exact;
+use crate::stats::interval::{self, Estimate};
+use crate::stats::metrics;
+use crate::stats::paired::{self, Comparison};
+
+/// One evaluated candidate value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Eval {
+    /// The candidate's metric with its interval (empty when ineligible or without trials).
+    pub value: Estimate,
+    /// Signed distance from the target: the estimate minus the target, or the paired difference from
+    /// the matched variant. `None` when there is no estimate.
+    pub gap: Option<f64>,
+    /// Whether the interval holds the target (for a match: the paired difference's interval holds 0).
+    pub consistent: bool,
+    /// The target here (the matched variant's estimate, for a match).
+    pub target: Option<f64>,
+}
+
+/// The answer at one point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// Index of the value closest to the target.
+    pub best: Option<usize>,
+    /// Indices of the values whose interval holds the target, ascending.
+    pub consistent: Vec<usize>,
+    /// Whether the evaluated estimates are monotone in the parameter.
+    pub monotone: bool,
+    /// How many values were evaluated.
+    pub evaluations: usize,
+}
+
+/// What the search needs next at one point, from what it has evaluated: more values, or the answer.
+pub fn plan(n: usize, evaluated: &BTreeMap<usize, Eval>) -> Result<Answer, Vec<usize>> {
+    let missing = |wanted: Vec<usize>| -> Vec<usize> {
+        let mut m: Vec<usize> = wanted
+            .into_iter()
+            .filter(|k| *k < n && !evaluated.contains_key(k))
+            .collect();
+        m.dedup();
+        m
+    };
+    // Both ends and the middle first: a curve that turns back shows itself early.
+    let ends = missing(vec![0, n / 2, n - 1]);
+    if !ends.is_empty() {
+        return Err(ends);
+    }
+    let gaps: Vec<(usize, f64)> = evaluated
+        .iter()
+        .filter_map(|(k, e)| e.gap.map(|g| (*k, g)))
+        .collect();
+    let monotone = gaps.len() == evaluated.len() && is_monotone(evaluated);
+    if !monotone {
+        let rest = missing((0..n).collect());
+        if !rest.is_empty() {
+            return Err(rest);
+        }
+        return Ok(answer(evaluated, monotone));
+    }
+    // Bisect the crossing: two evaluated neighbours on opposite sides of the target with a gap between.
+    for pair in gaps.windows(2) {
+        let ((i, gi), (j, gj)) = (pair[0], pair[1]);
+        if gi != 0.0 && gj != 0.0 && (gi > 0.0) != (gj > 0.0) && j - i > 1 {
+            return Err(vec![(i + j) / 2]);
+        }
+    }
+    let Some(best) = closest(evaluated) else {
+        return Ok(answer(evaluated, monotone));
+    };
+    // Walk outwards while the intervals hold the target; the best value's neighbours are always looked at.
+    for step in [-1isize, 1] {
+        let mut k = best as isize;
+        loop {
+            k += step;
+            if k < 0 || k as usize >= n {
+                break;
+            }
+            match evaluated.get(&(k as usize)) {
+                None => return Err(vec![k as usize]),
+                Some(e) if e.consistent => continue,
+                Some(_) => break,
+            }
+        }
+    }
+    Ok(answer(evaluated, monotone))
+}
+
+fn is_monotone(evaluated: &BTreeMap<usize, Eval>) -> bool {
+    let values: Vec<f64> = evaluated.values().filter_map(|e| e.gap).collect();
+    values.windows(2).all(|w| w[0] <= w[1]) || values.windows(2).all(|w| w[0] >= w[1])
+}
+
+fn closest(evaluated: &BTreeMap<usize, Eval>) -> Option<usize> {
+    evaluated
+        .iter()
+        .filter_map(|(k, e)| e.gap.map(|g| (*k, g.abs())))
+        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+        .map(|(k, _)| k)
+}
+
+fn answer(evaluated: &BTreeMap<usize, Eval>, monotone: bool) -> Answer {
+    Answer {
+        best: closest(evaluated),
+        consistent: evaluated
+            .iter()
+            .filter(|(_, e)| e.consistent)
+            .map(|(k, _)| *k)
+            .collect(),
+        monotone,
+        evaluations: evaluated.len(),
+    }
+}
+
+/// One point of a solved tune.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TunePoint {
+    /// Index of the row in [`Tune::rows`].
+    pub row: usize,
+    /// Every value evaluated.
+    pub evaluated: BTreeMap<usize, Eval>,
+    /// The answer.
+    pub answer: Answer,
+    /// The exact best value's index and the exact metric there (`--exact`, single actions).
+    pub exact: Option<(usize, f64)>,
+}
+
+/// The summary of a candidate, and the matched variant's summary and the paired difference.
+fn evaluate(
+    tune: &Tune,
+    comparison: Option<&Comparison>,
+    summaries: (&[PointSummary<'_>], usize),
+    result: &engine::GroupResult,
+    candidate: Result<&crate::rules::action::Prepared, ()>,
+    matched: Option<&crate::rules::action::Prepared>,
+    confidence: f64,
+) -> Eval {
+    let z = interval::z_for(confidence);
+    let empty = Eval {
+        value: Estimate::empty(),
+        gap: None,
+        consistent: false,
+        target: None,
+    };
+    let (Ok(p), Some(Some(tally))) = (candidate, result.tallies.first()) else {
+        return empty;
+    };
+    let value = metrics::summarize(p, tune.action, tally, confidence)
+        .into_iter()
+        .find(|m| m.metric == tune.metric)
+        .map_or(Estimate::empty(), |m| m.value);
+    match &tune.target {
+        Target::Value(t) => {
+            let gap = value.estimate.map(|e| e - t);
+            let consistent = match (value.ci_low, value.ci_high) {
+                (Some(lo), Some(hi)) => lo <= *t && *t <= hi,
+                _ => false,
+            };
+            Eval {
+                value,
+                gap,
+                consistent,
+                target: Some(*t),
+            }
+        }
+        Target::Variant { .. } => {
+            let (all, index) = summaries;
+            let target = comparison
+                .and_then(|c| all[index].metric(c.baseline_metric))
+                .and_then(|e| e.estimate);
+            let (Some(c), Some(m), Some(Some(tm)), Some(Some(joint))) = (
+                comparison,
+                matched,
+                result.tallies.get(1),
+                result.joints.first(),
+            ) else {
+                return Eval {
+                    value,
+                    target,
+                    ..empty
+                };
+            };
+            let d = paired::difference(c, (p, tally), (m, tm), &joint.cross[0], joint.trials, z);
+            let consistent = match (d.ci_low, d.ci_high) {
+                (Some(lo), Some(hi)) => lo <= 0.0 && 0.0 <= hi,
+                _ => false,
+            };
+            Eval {
+                value,
+                gap: d.difference,
+                consistent,
+                target,
+            }
+        }
+    }
+}
+
+/// Solves every tune of a scenario on its seed and `trials`; `summaries` are the run's (the matched
+/// variant's targets come from them). `progress` counts trials as the engine does.
+pub fn solve(
+    scenario: &Scenario,
+    summaries: &[PointSummary<'_>],
+    trials: u64,
+    with_exact: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<Vec<TunePoint>> {
+    scenario
+        .tunes
+        .iter()
+        .map(|tune| solve_one(scenario, tune, summaries, trials, with_exact, progress))
+        .collect()
+}
+
+fn solve_one(
+    scenario: &Scenario,
+    tune: &Tune,
+    summaries: &[PointSummary<'_>],
+    trials: u64,
+    with_exact: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<TunePoint> {
+    let grid = scenario.grid();
+    let n = tune.values.len();
+    let (comparison, matched_variant) = match &tune.target {
+        Target::Value(_) => (None, None),
+        Target::Variant {
+            variant,
+            comparison,
+        } => (Some(*comparison), Some(*variant)),
+    };
+    let matched_index = |row: usize| matched_variant.map(|v| v * grid + tune.rows[row].grid_point);
+    let matched_point =
+        |row: usize| matched_index(row).and_then(|i| scenario.points[i].prepared.as_ref().ok());
+    let comparisons: Vec<Comparison> = comparison.into_iter().collect();
+    let mut evaluated: Vec<BTreeMap<usize, Eval>> = vec![BTreeMap::new(); tune.rows.len()];
+    let mut answers: Vec<Option<Answer>> = vec![None; tune.rows.len()];
+    loop {
+        let mut requests: Vec<(usize, usize)> = Vec::new();
+        for (row, done) in answers.iter_mut().enumerate() {
+            if done.is_some() {
+                continue;
+            }
+            match plan(n, &evaluated[row]) {
+                Ok(a) => *done = Some(a),
+                Err(ks) => requests.extend(ks.into_iter().map(|k| (row, k))),
+            }
+        }
+        if requests.is_empty() {
+            break;
+        }
+        let groups: Vec<Group<'_>> = requests
+            .iter()
+            .map(|&(row, k)| {
+                let mut points = vec![tune.rows[row].candidates[k].as_ref().ok()];
+                let mut pairs = Vec::new();
+                if matched_variant.is_some() {
+                    points.push(matched_point(row));
+                    pairs.push((0, 1, comparisons.as_slice()));
+                }
+                Group { points, pairs }
+            })
+            .collect();
+        let results = engine::run_groups(&groups, trials, scenario.seed, progress);
+        for (&(row, k), result) in requests.iter().zip(&results) {
+            let summary_index = matched_index(row).unwrap_or(0);
+            let e = evaluate(
+                tune,
+                comparison.as_ref(),
+                (summaries, summary_index),
+                result,
+                tune.rows[row].candidates[k].as_ref().map_err(|_| ()),
+                matched_point(row),
+                scenario.confidence,
+            );
+            evaluated[row].insert(k, e);
+        }
+    }
+    answers
+        .into_iter()
+        .enumerate()
+        .map(|(row, answer)| TunePoint {
+            row,
+            exact: if with_exact {
+                exact_best(scenario, tune, row)
+            } else {
+                None
+            },
+            evaluated: std::mem::take(&mut evaluated[row]),
+            answer: answer.unwrap_or(Answer {
+                best: None,
+                consistent: Vec::new(),
+                monotone: false,
+                evaluations: 0,
+            }),
+        })
+        .collect()
+}
+
+/// The exact answer at one row of a single-action tune: every candidate's exact metric, the value closest
+/// to the exact target. `None` for fights, or where a candidate's dice cannot be counted exactly.
+pub fn exact_best(scenario: &Scenario, tune: &Tune, row: usize) -> Option<(usize, f64)> {
+    let metric_of = |p: &crate::rules::action::Prepared, action, name: &str| {
+        exact::exact(p, action)?
+            .into_iter()
+            .find(|m| m.metric == name)?
+            .exact
+    };
+    let target = match &tune.target {
+        Target::Value(t) => *t,
+        Target::Variant {
+            variant,
+            comparison,
+        } => {
+            let point = &scenario.points[variant * scenario.grid() + tune.rows[row].grid_point];
+            metric_of(
+                point.prepared.as_ref().ok()?,
+                point.action,
+                comparison.baseline_metric,
+            )?
+        }
+    };
+    let mut best: Option<(usize, f64, f64)> = None;
+    for (k, candidate) in tune.rows[row].candidates.iter().enumerate() {
+        let Ok(p) = candidate else { continue };
+        let value = metric_of(p, tune.action, tune.metric)?;
+        let gap = (value - target).abs();
+        if best.is_none_or(|(_, _, g)| gap < g) {
+            best = Some((k, value, gap));
+        }
+    }
+    best.map(|(k, v, _)| (k, v))
+}
+
+/// Every tune of a single-action scenario solved exactly: every candidate's exact metric, the one closest
+/// to the exact target, and the values that reach it exactly. A row whose dice cannot be counted has no
+/// answer.
+pub fn solve_exact(scenario: &Scenario) -> Vec<Vec<TunePoint>> {
+    let metric_of = |p: &crate::rules::action::Prepared, action, name: &str| {
+        exact::exact(p, action)?
+            .into_iter()
+            .find(|m| m.metric == name)?
+            .exact
+    };
+    scenario
+        .tunes
+        .iter()
+        .map(|tune| {
+            (0..tune.rows.len())
+                .map(|row| {
+                    let target = match &tune.target {
+                        Target::Value(t) => Some(*t),
+                        Target::Variant {
+                            variant,
+                            comparison,
+                        } => {
+                            let point = &scenario.points
+                                [variant * scenario.grid() + tune.rows[row].grid_point];
+                            point.prepared.as_ref().ok().and_then(|p| {
+                                metric_of(p, point.action, comparison.baseline_metric)
+                            })
+                        }
+                    };
+                    let mut evaluated = BTreeMap::new();
+                    for (k, candidate) in tune.rows[row].candidates.iter().enumerate() {
+                        let value = candidate
+                            .as_ref()
+                            .ok()
+                            .and_then(|p| metric_of(p, tune.action, tune.metric));
+                        let Some(v) = value else { continue };
+                        let gap = target.map(|t| v - t);
+                        evaluated.insert(
+                            k,
+                            Eval {
+                                value: Estimate {
+                                    estimate: Some(v),
+                                    ci_low: Some(v),
+                                    ci_high: Some(v),
+                                    std_error: Some(0.0),
+                                    trials: 0,
+                                },
+                                gap,
+                                consistent: gap == Some(0.0),
+                                target,
+                            },
+                        );
+                    }
+                    let monotone =
+                        evaluated.values().all(|e| e.gap.is_some()) && is_monotone(&evaluated);
+                    TunePoint {
+                        row,
+                        answer: answer(&evaluated, monotone),
+                        evaluated,
+                        exact: None,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An evaluation whose estimate is `v` with interval ±`half`, against target `t`.
+    fn eval(v: f64, half: f64, t: f64) -> Eval {
+        Eval {
+            value: Estimate {
+                estimate: Some(v),
+                ci_low: Some(v - half),
+                ci_high: Some(v + half),
+                std_error: Some(half / 2.0),
+                trials: 100,
+            },
+            gap: Some(v - t),
+            consistent: (v - half..=v + half).contains(&t),
+            target: Some(t),
+        }
+    }
+
+    /// Runs the search on a known curve, counting evaluations.
+    fn search(n: usize, curve: impl Fn(usize) -> Eval) -> (Answer, Vec<usize>) {
+        let mut evaluated = BTreeMap::new();
+        let mut order = Vec::new();
+        loop {
+            match plan(n, &evaluated) {
+                Ok(a) => return (a, order),
+                Err(ks) => {
+                    for k in ks {
+                        assert!(!evaluated.contains_key(&k), "{k} evaluated twice");
+                        order.push(k);
+                        evaluated.insert(k, curve(k));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_monotone_curve_is_bisected() {
+        // 101 values, metric k/100, target 0.373, intervals ±0.015: 0.36 to 0.38 hold it.
+        let (a, order) = search(101, |k| eval(k as f64 / 100.0, 0.015, 0.373));
+        assert_eq!(a.best, Some(37));
+        assert_eq!(a.consistent, [36, 37, 38]);
+        assert!(a.monotone);
+        assert!(order.len() <= 14, "{} evaluations: {order:?}", order.len());
+    }
+
+    #[test]
+    fn a_target_beyond_the_range_picks_the_nearest_end() {
+        let (a, order) = search(11, |k| eval(k as f64 / 100.0, 0.001, 0.9));
+        assert_eq!((a.best, a.consistent.len()), (Some(10), 0));
+        assert!(order.len() <= 4);
+    }
+
+    #[test]
+    fn a_curve_that_turns_back_is_evaluated_everywhere() {
+        // A peak in the middle: 0, 1, 2, 3, 2, 1, 0 against target 2.5.
+        let curve = [0.0, 1.0, 2.0, 3.0, 2.0, 1.0, 0.0];
+        let (a, order) = search(7, |k| eval(curve[k], 0.1, 2.5));
+        assert!(!a.monotone);
+        assert_eq!(order.len(), 7);
+        assert_eq!(a.best, Some(2));
+    }
+}

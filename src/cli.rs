@@ -78,7 +78,7 @@ struct RunArgs {
     #[arg(required = true)]
     scenarios: Vec<PathBuf>,
     /// Trials per variant and sweep point (overrides the file).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=engine::MAX_TRIALS))]
     trials: Option<u64>,
     /// Seed (overrides the file).
     #[arg(long)]
@@ -171,7 +171,8 @@ fn check(paths: &[PathBuf]) -> Result<()> {
     let mut out = std::io::stdout().lock();
     for s in &scenarios {
         writeln!(out, "{}: {}", s.file, s.title)?;
-        writeln!(out, "  action:   {}", s.action)?;
+        let actions: Vec<&str> = s.distinct_actions().iter().map(|a| a.name()).collect();
+        writeln!(out, "  action:   {}", actions.join(", "))?;
         writeln!(out, "  variants: {}", s.variants.join(", "))?;
         let axes: Vec<String> = s
             .axes

@@ -14,7 +14,7 @@ use crate::rules::tables::{self, Group, HitDice, SaveCategory, Strength};
 use crate::stats::metrics;
 
 /// The parts `subdual reference` prints, with what each holds.
-pub const PARTS: [(&str, &str); 20] = [
+pub const PARTS: [(&str, &str); 21] = [
     ("scenario-keys", "the top-level keys of a scenario file"),
     ("combatant-fields", "the fields of [attacker] and [victim]"),
     ("weapon-fields", "the fields of an inline weapon"),
@@ -29,6 +29,7 @@ pub const PARTS: [(&str, &str); 20] = [
     ),
     ("variant-keys", "the keys of a [[variant]]"),
     ("chart-keys", "the keys of a [[chart]]"),
+    ("tune-keys", "the keys of a [[tune]]"),
     (
         "metrics",
         "the summary metrics and distributions of each action",
@@ -70,6 +71,7 @@ pub fn part(name: &str) -> Option<String> {
         "saves-fields" => markdown(&["field", "value", "what it is"], fields("SavesSpec")),
         "variant-keys" => markdown(&["key", "value", "what it is"], fields("RawVariant")),
         "chart-keys" => markdown(&["key", "value", "what it is"], fields("ChartSpec")),
+        "tune-keys" => markdown(&["key", "value", "what it is"], fields("TuneSpec")),
         "action-options" => action_options(&defs),
         "switches" => switches(&defs),
         "metrics" => metrics_part(),
@@ -216,6 +218,7 @@ fn accepts(schema: &Value, defs: &Map<String, Value>) -> String {
             "ActionOptionsSpec" => "a table of action options".to_string(),
             "RawVariant" => "`[[variant]]` tables".to_string(),
             "ChartSpec" => "`[[chart]]` tables".to_string(),
+            "TuneSpec" => "`[[tune]]` tables".to_string(),
             _ => match choices(def) {
                 Some(values) => one_of(&values),
                 None => accepts(def, defs),
@@ -260,8 +263,11 @@ fn accepts(schema: &Value, defs: &Map<String, Value>) -> String {
         Some("array") => match schema.get("items") {
             Some(items)
                 if items.get("$ref").is_some_and(|r| {
-                    r.as_str()
-                        .is_some_and(|r| r.ends_with("RawVariant") || r.ends_with("ChartSpec"))
+                    r.as_str().is_some_and(|r| {
+                        r.ends_with("RawVariant")
+                            || r.ends_with("ChartSpec")
+                            || r.ends_with("TuneSpec")
+                    })
                 }) =>
             {
                 accepts(items, defs)

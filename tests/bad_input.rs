@@ -598,3 +598,83 @@ fn two_files_with_the_same_stem_are_rejected() {
     let o = subdual(["check".as_ref(), a.as_os_str(), b.as_os_str()]);
     assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
 }
+
+/// Two variants for the difference and tune checks below.
+fn two_variants(extra: &str) -> String {
+    format!(
+        "{}{extra}\n[[variant]]\nname = \"as written\"\n\n[[variant]]\nname = \"helmet rule\"\nrules = {{ helmets = true }}\n",
+        MUG_BASE.replace("seed = 1", "seed = 1\nbaseline = \"as writen\"")
+    )
+}
+
+#[test]
+fn an_unknown_baseline_suggests_a_variant() {
+    let text = two_variants("");
+    assert_rejected(
+        "an_unknown_baseline_suggests_a_variant",
+        text.as_bytes(),
+        At("baseline = \"as writen\"", 12),
+        &["as writen", "not a variant", "did you mean `as written`"],
+    );
+}
+
+#[test]
+fn a_baseline_metric_of_the_wrong_kind_is_refused() {
+    let text = two_variants("")
+        .replace("baseline = \"as writen\"\n", "")
+        .replace(
+            "name = \"helmet rule\"",
+            "name = \"helmet rule\"\naction = \"sap\"\nbaseline_metric = \"ko_rounds\"",
+        );
+    assert_rejected(
+        "a_baseline_metric_of_the_wrong_kind_is_refused",
+        text.as_bytes(),
+        At("baseline_metric = \"ko_rounds\"", 19),
+        &["ko_rounds", "same kind", "p_out"],
+    );
+}
+
+#[test]
+fn a_difference_chart_needs_two_variants() {
+    let text = format!(
+        "{MUG_BASE}\n[sweep]\n\"attacker.level\" = [1, 2]\n\n[[chart]]\nkind = \"difference\"\n"
+    );
+    assert_rejected(
+        "a_difference_chart_needs_two_variants",
+        text.as_bytes(),
+        At("kind = \"difference\"", 8),
+        &["two or more variants"],
+    );
+}
+
+#[test]
+fn a_tune_needs_exactly_one_target_and_an_unswept_parameter() {
+    let both = two_variants(
+        "\n[[tune]]\nparameter = \"attacker.level\"\nrange = { from = 1, to = 9 }\nmetric = \"p_knockout\"\ntarget = 0.5\nmatch = \"helmet rule\"\n",
+    )
+    .replace("baseline = \"as writen\"\n", "");
+    assert_rejected(
+        "a_tune_needs_exactly_one_target",
+        both.as_bytes(),
+        At("metric = \"p_knockout\"", 10),
+        &["exactly one of `target`"],
+    );
+    let swept = format!(
+        "{MUG_BASE}\n[sweep]\n\"attacker.level\" = [1, 2]\n\n[[tune]]\nparameter = \"attacker.level\"\nrange = {{ from = 1, to = 9 }}\nmetric = \"p_knockout\"\ntarget = 0.5\n"
+    );
+    assert_rejected(
+        "a_tune_parameter_must_not_be_swept",
+        swept.as_bytes(),
+        At("parameter = \"attacker.level\"", 13),
+        &["both swept and tuned"],
+    );
+    let misspelt = format!(
+        "{MUG_BASE}\n[[tune]]\nparameter = \"rules.sap_helpless_ko_cap\"\nrange = {{ from = 1, to = 9 }}\nmetric = \"p_knokout\"\ntarget = 0.5\n"
+    );
+    assert_rejected(
+        "a_tune_metric_is_checked",
+        misspelt.as_bytes(),
+        At("metric = \"p_knokout\"", 10),
+        &["p_knokout", "did you mean `p_knockout`"],
+    );
+}

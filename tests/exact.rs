@@ -21,7 +21,7 @@ fn single_action_studies() -> Vec<Scenario> {
     files
         .iter()
         .map(|f| Scenario::load(f).unwrap())
-        .filter(|s| !s.action.is_fight())
+        .filter(|s| !s.actions.iter().any(|a| a.is_fight()))
         .collect()
 }
 
@@ -41,7 +41,7 @@ fn worst_z(scenario: &Scenario, trials: u64, seed: u64) -> (f64, String) {
         let (Ok(prepared), Ok(metrics)) = (&point.prepared, &summary.result) else {
             continue;
         };
-        let truth = exact(prepared, scenario.action).expect("single actions have exact values");
+        let truth = exact(prepared, point.action).expect("single actions have exact values");
         for (m, t) in metrics.iter().zip(&truth) {
             assert_eq!(m.metric, t.metric);
             let (Some(estimate), Some(exact)) = (m.value.estimate, t.exact) else {

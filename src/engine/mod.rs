@@ -153,32 +153,52 @@ fn run_block(group: &Group<'_>, seed: u64, block: u64, n: u64, result: &mut Grou
             })
         })
         .collect();
-    let mut logs: Vec<Vec<TrialValues>> = vec![Vec::new(); group.points.len()];
-    for (i, point) in group.points.iter().enumerate() {
-        let (Some(p), Some(tally)) = (point, result.tallies[i].as_mut()) else {
-            continue;
-        };
-        let mut dice = TrialStreams::new(seed, first);
-        tally.trials += n;
-        if logged[i] {
-            logs[i].reserve_exact(n as usize);
-            let mut sink = Logged {
-                tally,
-                log: &mut logs[i],
-            };
-            metrics::each_trial(p, n, &mut dice, &mut sink);
-        } else {
-            metrics::each_trial(p, n, &mut dice, tally);
+    if !logged.contains(&true) {
+        for (i, point) in group.points.iter().enumerate() {
+            if let (Some(p), Some(tally)) = (point, result.tallies[i].as_mut()) {
+                tally.trials += n;
+                metrics::each_trial(p, n, &mut TrialStreams::new(seed, first), tally);
+            }
         }
+        return;
     }
-    for (k, &(a, b, comparisons)) in group.pairs.iter().enumerate() {
-        if let (Some(pa), Some(pb), Some(joint)) =
-            (group.points[a], group.points[b], result.joints[k].as_mut())
-        {
-            paired::add_pairs(comparisons, (pa, &logs[a]), (pb, &logs[b]), joint);
+    // Paired points run a chunk at a time, so each chunk's logs stay in cache while they are summed.
+    let mut logs: Vec<Vec<TrialValues>> = (0..group.points.len())
+        .map(|i| Vec::with_capacity(if logged[i] { PAIR_CHUNK as usize } else { 0 }))
+        .collect();
+    let mut start = 0;
+    while start < n {
+        let len = PAIR_CHUNK.min(n - start);
+        for (i, point) in group.points.iter().enumerate() {
+            let (Some(p), Some(tally)) = (point, result.tallies[i].as_mut()) else {
+                continue;
+            };
+            let mut dice = TrialStreams::new(seed, first + start);
+            tally.trials += len;
+            if logged[i] {
+                logs[i].clear();
+                let mut sink = Logged {
+                    tally,
+                    log: &mut logs[i],
+                };
+                metrics::each_trial(p, len, &mut dice, &mut sink);
+            } else {
+                metrics::each_trial(p, len, &mut dice, tally);
+            }
         }
+        for (k, &(a, b, comparisons)) in group.pairs.iter().enumerate() {
+            if let (Some(pa), Some(pb), Some(joint)) =
+                (group.points[a], group.points[b], result.joints[k].as_mut())
+            {
+                paired::add_pairs(comparisons, (pa, &logs[a]), (pb, &logs[b]), joint);
+            }
+        }
+        start += len;
     }
 }
+
+/// Trials of paired points run together before their pairs are summed.
+const PAIR_CHUNK: u64 = 2048;
 
 /// Runs `trials` trials of every point of every group. `progress` is called after every block of a point
 /// with the trials it ran, from any worker thread.

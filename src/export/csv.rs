@@ -219,20 +219,16 @@ pub fn tune_csv(scenario: &Scenario, solved: &[Vec<TunePoint>], with_exact: bool
         head.extend(["exact_best_value".to_string(), "exact".to_string()]);
     }
     let _ = w.write_record(&head);
-    let grid_values = |g: usize| -> Vec<String> {
-        let mut rest = g;
-        let mut out = vec![String::new(); scenario.axes.len()];
-        for (a, axis) in scenario.axes.iter().enumerate().rev() {
-            out[a] = axis.values[rest % axis.values.len()].to_string();
-            rest /= axis.values.len();
-        }
-        out
-    };
     for (tune, points) in scenario.tunes.iter().zip(solved) {
         for point in points {
             let row_spec = &tune.rows[point.row];
             let mut row = vec![tune.name.clone()];
-            row.extend(grid_values(row_spec.grid_point));
+            row.extend(
+                scenario
+                    .grid_values(row_spec.grid_point)
+                    .iter()
+                    .map(|v| v.to_string()),
+            );
             row.extend([tune.parameter.clone(), tune.metric.to_string()]);
             let best = point
                 .answer

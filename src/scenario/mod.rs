@@ -266,6 +266,15 @@ impl Scenario {
         self.points.len() / self.variants.len().max(1)
     }
 
+    /// The value of every sweep axis at grid point `g` (the last axis fastest).
+    pub fn grid_values(&self, g: usize) -> Vec<&SweepValue> {
+        picks_of(&self.axes, g)
+            .into_iter()
+            .zip(&self.axes)
+            .map(|(k, a)| &a.values[k])
+            .collect()
+    }
+
     /// The distinct actions of the variants, the file's first.
     pub fn distinct_actions(&self) -> Vec<Action> {
         distinct(self.action, &self.actions)
@@ -294,6 +303,16 @@ impl Builder<'_> {
         let trials = raw.trials.unwrap_or(DEFAULT_TRIALS);
         if trials == 0 {
             return Err(self.error(&[Seg::Key("trials")], "trials must be at least 1", None));
+        }
+        if trials > crate::engine::MAX_TRIALS {
+            return Err(self.error(
+                &[Seg::Key("trials")],
+                format!(
+                    "trials = {trials} is too many: at most 2^40 = {} a point (each trial owns its own stream of dice)",
+                    crate::engine::MAX_TRIALS
+                ),
+                None,
+            ));
         }
         let confidence = raw.confidence.unwrap_or(0.95);
         if !(confidence > 0.0 && confidence < 1.0) {

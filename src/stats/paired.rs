@@ -22,7 +22,9 @@ use crate::stats::tally::{HISTOGRAMS, Moments, Tally};
 pub struct TrialValues {
     counts: u8,
     seen: u8,
-    values: [i64; HISTOGRAMS],
+    /// Every quantity of the rules is far inside `i32` (dice are bounded, fights last at most 10,000
+    /// rounds), and a small entry keeps a block's log in cache.
+    values: [i32; HISTOGRAMS],
 }
 
 impl Sink for TrialValues {
@@ -34,7 +36,8 @@ impl Sink for TrialValues {
     #[inline]
     fn observe(&mut self, hist: usize, value: i64) {
         self.seen |= 1 << hist;
-        self.values[hist] = value;
+        self.values[hist] =
+            i32::try_from(value).unwrap_or(if value < 0 { i32::MIN } else { i32::MAX });
     }
 }
 
@@ -182,7 +185,8 @@ pub fn baseline_metric_problem(action: Action, baseline: Action, name: &str) -> 
     }
 }
 
-/// Joint sums of one comparison over the trials where both quantities exist.
+/// Joint sums of one comparison over the trials where both quantities exist. For two counters only `both`
+/// and `product` (the trials where both happened) are kept: each side's own count is in its tally.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Cross {
     both: u64,
@@ -222,14 +226,14 @@ impl AddAssign<&Joint> for Joint {
 }
 
 /// A metric's value on one trial, when it exists there.
-#[inline]
+#[inline(always)]
 fn read(source: Source, p: &Prepared, t: &TrialValues) -> Option<i64> {
     let seen = |h: usize| (t.seen >> h) & 1 == 1;
     match source {
         Source::Count(slot) => Some(i64::from((t.counts >> slot) & 1)),
-        Source::Mean(h) | Source::ContestRolls(h) => seen(h).then_some(t.values[h]),
-        Source::RealPart(h) => seen(h).then(|| i64::from(split(p, t.values[h]).0)),
-        Source::TemporaryPart(h) => seen(h).then(|| i64::from(split(p, t.values[h]).1)),
+        Source::Mean(h) | Source::ContestRolls(h) => seen(h).then_some(i64::from(t.values[h])),
+        Source::RealPart(h) => seen(h).then(|| i64::from(split(p, i64::from(t.values[h])).0)),
+        Source::TemporaryPart(h) => seen(h).then(|| i64::from(split(p, i64::from(t.values[h])).1)),
         Source::SaveNeeded
         | Source::MonsterStrength
         | Source::GrabberStrength
@@ -250,19 +254,54 @@ pub fn add_pairs(
         .cross
         .resize(comparisons.len().max(joint.cross.len()), Cross::default());
     for (c, cross) in comparisons.iter().zip(joint.cross.iter_mut()) {
-        if c.kind == Kind::Fixed {
-            continue;
-        }
-        let mut sum = Cross::default();
-        for (ta, tb) in a.iter().zip(b) {
-            if let (Some(x), Some(y)) = (read(c.a, pa, ta), read(c.b, pb, tb)) {
-                sum.both += 1;
-                sum.a_where_b += i128::from(x);
-                sum.b_where_a += i128::from(y);
-                sum.product += i128::from(x) * i128::from(y);
+        // A block's sums fit 64 bits (2^16 trials of values far below 2^20); they are widened once.
+        let (mut both, mut a_where_b, mut b_where_a, mut product) = (0u64, 0i64, 0i64, 0i64);
+        match (c.kind, c.a, c.b) {
+            (Kind::Fixed, _, _) => continue,
+            // Two counters: every trial has both, and each side's count is in its tally, so only the
+            // trials where both happened are counted here (`a_where_b` and `b_where_a` stay 0).
+            (Kind::Probability, Source::Count(sa), Source::Count(sb)) => {
+                let ab: u32 = a
+                    .iter()
+                    .zip(b)
+                    .map(|(ta, tb)| u32::from((ta.counts >> sa) & (tb.counts >> sb) & 1))
+                    .sum();
+                both = a.len() as u64;
+                product = i64::from(ab);
+            }
+            // Two plain quantities: read straight from the logs.
+            (
+                Kind::Mean,
+                Source::Mean(ha) | Source::ContestRolls(ha),
+                Source::Mean(hb) | Source::ContestRolls(hb),
+            ) => {
+                for (ta, tb) in a.iter().zip(b) {
+                    if (ta.seen >> ha) & (tb.seen >> hb) & 1 == 1 {
+                        let (x, y) = (i64::from(ta.values[ha]), i64::from(tb.values[hb]));
+                        both += 1;
+                        a_where_b += x;
+                        b_where_a += y;
+                        product += x * y;
+                    }
+                }
+            }
+            _ => {
+                for (ta, tb) in a.iter().zip(b) {
+                    if let (Some(x), Some(y)) = (read(c.a, pa, ta), read(c.b, pb, tb)) {
+                        both += 1;
+                        a_where_b += x;
+                        b_where_a += y;
+                        product += x * y;
+                    }
+                }
             }
         }
-        *cross += &sum;
+        *cross += &Cross {
+            both,
+            a_where_b: i128::from(a_where_b),
+            b_where_a: i128::from(b_where_a),
+            product: i128::from(product),
+        };
     }
 }
 

@@ -256,8 +256,7 @@ fn difference(scenario: &Scenario, chart: &Chart, differences: &[DifferenceRow<'
     // Differences of probabilities are in percentage points, and may be negative: a free axis.
     figure.probability = false;
     figure.y_label = format!(
-        "{} minus {}: {}",
-        "variant",
+        "difference from {}: {}",
         scenario.variants[scenario.baseline],
         difference_label(metric)
     );
@@ -286,25 +285,17 @@ pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint]) -> Li
             comparison,
         } => Some((*variant, comparison.baseline_metric)),
     };
-    let grid_values = |g: usize| -> Vec<String> {
-        let mut rest = g;
-        let mut picks = vec![0; scenario.axes.len()];
-        for (a, axis) in scenario.axes.iter().enumerate().rev() {
-            picks[a] = rest % axis.values.len();
-            rest /= axis.values.len();
-        }
-        scenario
-            .axes
-            .iter()
-            .zip(picks)
-            .map(|(a, k)| format!("{} {}", a.path, a.values[k]))
-            .collect()
-    };
     let mut series = Vec::new();
     let mut marked = Vec::new();
     for point in points {
         let row = &tune.rows[point.row];
-        let name = grid_values(row.grid_point).join(", ");
+        let name = scenario
+            .axes
+            .iter()
+            .zip(scenario.grid_values(row.grid_point))
+            .map(|(a, v)| format!("{} {v}", a.path))
+            .collect::<Vec<_>>()
+            .join(", ");
         let mut line = Vec::new();
         for (k, e) in &point.evaluated {
             let Some(x) = tune.values[*k].as_f64() else {

@@ -181,11 +181,11 @@ pub fn exact(p: &Prepared, action: Action) -> Option<Vec<MetricValue>> {
                 Source::TemporaryPart(slot) => {
                     weighted_mean(&w.hists[slot], |v| i64::from(split(p, v).1))
                 }
-                Source::SaveNeeded => fixed.save_needed.map(f64::from),
-                Source::MonsterStrength => fixed.monster_strength.map(f64::from),
-                Source::GrabberStrength => fixed.grabber_strength.map(f64::from),
-                Source::VictimStrength => fixed.victim_strength.map(f64::from),
-                Source::RollNeeded => fixed.roll_needed.map(f64::from),
+                Source::SaveNeeded
+                | Source::MonsterStrength
+                | Source::GrabberStrength
+                | Source::VictimStrength
+                | Source::RollNeeded => source.fixed(&fixed).map(f64::from),
             };
             MetricValue {
                 metric,

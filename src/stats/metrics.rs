@@ -62,6 +62,43 @@ pub(crate) enum Source {
 
 use Source::*;
 
+/// How a summary metric is estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A probability over all trials.
+    Probability,
+    /// A mean over the trials where the quantity exists.
+    Mean,
+    /// A number fixed by the matchup.
+    Fixed,
+}
+
+impl Source {
+    /// How the metric read from here is estimated.
+    pub(crate) fn kind(self) -> Kind {
+        match self {
+            Count(_) => Kind::Probability,
+            Mean(_) | ContestRolls(_) | RealPart(_) | TemporaryPart(_) => Kind::Mean,
+            SaveNeeded | MonsterStrength | GrabberStrength | VictimStrength | RollNeeded => {
+                Kind::Fixed
+            }
+        }
+    }
+
+    /// The value of a fixed metric at a point whose fixed numbers are `f` (`None` for the others, or where
+    /// the point has no such number).
+    pub(crate) fn fixed(self, f: &Fixed) -> Option<i32> {
+        match self {
+            SaveNeeded => f.save_needed,
+            MonsterStrength => f.monster_strength,
+            GrabberStrength => f.grabber_strength,
+            VictimStrength => f.victim_strength,
+            RollNeeded => f.roll_needed,
+            Count(_) | Mean(_) | ContestRolls(_) | RealPart(_) | TemporaryPart(_) => None,
+        }
+    }
+}
+
 /// The summary metrics of an action, headline first (docs/scenarios.md "Metrics").
 pub(crate) fn summary_table(action: Action) -> &'static [(&'static str, Source)] {
     match action {
@@ -259,10 +296,10 @@ pub fn kind_of(action: Action, metric: &str) -> Option<&'static str> {
     summary_table(action)
         .iter()
         .find(|(m, _)| *m == metric)
-        .map(|(_, source)| match source {
-            Count(_) => "probability",
-            Mean(_) | ContestRolls(_) | RealPart(_) | TemporaryPart(_) => "mean",
-            SaveNeeded | MonsterStrength | GrabberStrength | VictimStrength | RollNeeded => "fixed",
+        .map(|(_, source)| match source.kind() {
+            Kind::Probability => "probability",
+            Kind::Mean => "mean",
+            Kind::Fixed => "fixed",
         })
 }
 
@@ -534,11 +571,9 @@ pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -
                 TemporaryPart(slot) => {
                     interval::mean(tally.hists[slot].map(temporary).moments(), z)
                 }
-                SaveNeeded => fixed_value(fixed.save_needed),
-                MonsterStrength => fixed_value(fixed.monster_strength),
-                GrabberStrength => fixed_value(fixed.grabber_strength),
-                VictimStrength => fixed_value(fixed.victim_strength),
-                RollNeeded => fixed_value(fixed.roll_needed),
+                SaveNeeded | MonsterStrength | GrabberStrength | VictimStrength | RollNeeded => {
+                    fixed_value(source.fixed(&fixed))
+                }
             };
             MetricValue {
                 metric,

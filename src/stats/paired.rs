@@ -13,6 +13,7 @@ use std::ops::AddAssign;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::rules::action::{Action, Prepared};
+pub use crate::stats::metrics::Kind;
 use crate::stats::metrics::{OnOutcome, Record, Sink, Source, split, summary_table};
 use crate::stats::tally::{HISTOGRAMS, Moments, Tally};
 
@@ -59,32 +60,6 @@ impl OnOutcome for Logged<'_> {
     }
 }
 
-/// How a compared metric is estimated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// A probability over all trials.
-    Probability,
-    /// A mean over the trials where the quantity exists.
-    Mean,
-    /// A number fixed by the matchup.
-    Fixed,
-}
-
-fn kind(source: Source) -> Kind {
-    match source {
-        Source::Count(_) => Kind::Probability,
-        Source::Mean(_)
-        | Source::ContestRolls(_)
-        | Source::RealPart(_)
-        | Source::TemporaryPart(_) => Kind::Mean,
-        Source::SaveNeeded
-        | Source::MonsterStrength
-        | Source::GrabberStrength
-        | Source::VictimStrength
-        | Source::RollNeeded => Kind::Fixed,
-    }
-}
-
 /// One metric of a variant compared with one metric of the baseline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Comparison {
@@ -106,24 +81,15 @@ pub fn comparisons(
     baseline: Action,
     baseline_metric: Option<&str>,
 ) -> Vec<Comparison> {
-    let theirs = summary_table(baseline);
-    let find = |name: &str| theirs.iter().find(|(m, _)| *m == name).copied();
     summary_table(action)
         .iter()
         .enumerate()
-        .filter_map(|(i, &(metric, a))| {
+        .filter_map(|(i, &(metric, _))| {
             let wanted = match baseline_metric {
                 Some(name) if i == 0 => name,
                 _ => metric,
             };
-            let (baseline_metric, b) = find(wanted)?;
-            (kind(a) == kind(b)).then_some(Comparison {
-                metric,
-                baseline_metric,
-                kind: kind(a),
-                a,
-                b,
-            })
+            comparison(action, metric, baseline, wanted).ok()
         })
         .collect()
 }
@@ -150,7 +116,7 @@ pub fn comparison(
                 .join(", ")
         ));
     };
-    if kind(a) != kind(b) {
+    if a.kind() != b.kind() {
         return Err(format!(
             "`{metric}` and `{other}` are not the same kind of number: one is a probability, the other a mean or a fixed value"
         ));
@@ -158,7 +124,7 @@ pub fn comparison(
     Ok(Comparison {
         metric,
         baseline_metric: other,
-        kind: kind(a),
+        kind: a.kind(),
         a,
         b,
     })
@@ -167,22 +133,7 @@ pub fn comparison(
 /// Why `baseline_metric` cannot serve for a variant of `action` against a baseline of `baseline`: not a
 /// metric of the baseline, or not of the kind of the variant's headline.
 pub fn baseline_metric_problem(action: Action, baseline: Action, name: &str) -> Option<String> {
-    let headline = summary_table(action)[0];
-    match summary_table(baseline).iter().find(|(m, _)| *m == name) {
-        None => Some(format!(
-            "`{name}` is not a metric of the baseline's action `{baseline}` (it reports: {})",
-            summary_table(baseline)
-                .iter()
-                .map(|(m, _)| *m)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-        Some(&(_, b)) if kind(b) != kind(headline.1) => Some(format!(
-            "`{name}` is not the same kind of number as `{}`, the headline of action `{action}`: one is a probability, the other a mean or a fixed value",
-            headline.0
-        )),
-        Some(_) => None,
-    }
+    comparison(action, summary_table(action)[0].0, baseline, name).err()
 }
 
 /// Joint sums of one comparison over the trials where both quantities exist. For two counters only `both`
@@ -324,23 +275,6 @@ fn marginal(source: Source, p: &Prepared, tally: &Tally) -> Moments {
     }
 }
 
-/// A fixed metric's value at a point.
-fn fixed_value(source: Source, p: &Prepared) -> Option<i32> {
-    let f = p.fixed();
-    match source {
-        Source::SaveNeeded => f.save_needed,
-        Source::MonsterStrength => f.monster_strength,
-        Source::GrabberStrength => f.grabber_strength,
-        Source::VictimStrength => f.victim_strength,
-        Source::RollNeeded => f.roll_needed,
-        Source::Count(_)
-        | Source::Mean(_)
-        | Source::ContestRolls(_)
-        | Source::RealPart(_)
-        | Source::TemporaryPart(_) => None,
-    }
-}
-
 /// One paired difference, variant minus baseline.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Difference {
@@ -419,7 +353,7 @@ pub fn difference(
     z: f64,
 ) -> Difference {
     match c.kind {
-        Kind::Fixed => match (fixed_value(c.a, pa), fixed_value(c.b, pb)) {
+        Kind::Fixed => match (c.a.fixed(&pa.fixed()), c.b.fixed(&pb.fixed())) {
             (Some(x), Some(y)) => Difference::exact(f64::from(x) - f64::from(y), trials),
             _ => Difference::empty(trials),
         },

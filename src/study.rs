@@ -79,6 +79,44 @@ pub struct DifferenceRow<'a> {
 /// Holm's adjustment over all of them, and each verdict at the scenario's confidence.
 pub fn differences<'a>(scenario: &'a Scenario, results: &Results) -> Vec<DifferenceRow<'a>> {
     let z = interval::z_for(scenario.confidence);
+    rows(scenario, |k, g, (a, pa), (b, pb)| {
+        let (Some(ta), Some(tb), Some(joint)) = (
+            &results.tallies[a],
+            &results.tallies[b],
+            &results.joints[k][g],
+        ) else {
+            return Err("not run".to_string());
+        };
+        Ok(scenario.pairings[k]
+            .comparisons
+            .iter()
+            .zip(&joint.cross)
+            .map(|(c, cross)| {
+                Ok(paired::difference(
+                    c,
+                    (pa, ta),
+                    (pb, tb),
+                    cross,
+                    joint.trials,
+                    z,
+                ))
+            })
+            .collect())
+    })
+}
+
+/// The rows of differences.csv, one pairing and sweep point at a time: an ineligible side gives one row
+/// with its reason, else `compare(pairing, grid point, (variant's index, point), (baseline's index, point))`
+/// gives one result per comparison of the pairing (or why there is none). Holm and the verdicts follow.
+fn rows<'a>(
+    scenario: &'a Scenario,
+    mut compare: impl FnMut(
+        usize,
+        usize,
+        (usize, &Prepared),
+        (usize, &Prepared),
+    ) -> Result<Vec<Result<Difference, String>>, String>,
+) -> Vec<DifferenceRow<'a>> {
     let grid = scenario.grid();
     let mut rows = Vec::new();
     for (k, pairing) in scenario.pairings.iter().enumerate() {
@@ -98,31 +136,20 @@ pub fn differences<'a>(scenario: &'a Scenario, results: &Results) -> Vec<Differe
                 exact: None,
                 points: (a, b),
             };
-            let sides = (
-                &scenario.points[a].prepared,
-                &scenario.points[b].prepared,
-                &results.tallies[a],
-                &results.tallies[b],
-                &results.joints[k][g],
-            );
-            match sides {
-                (Ok(pa), Ok(pb), Some(ta), Some(tb), Some(joint)) => {
-                    for (c, cross) in pairing.comparisons.iter().zip(&joint.cross) {
-                        let d = paired::difference(c, (pa, ta), (pb, tb), cross, joint.trials, z);
-                        rows.push(row(c.metric, c.baseline_metric, Ok(d)));
+            let ineligible = |reason: String| row("ineligible", "ineligible", Err(reason));
+            match (&scenario.points[a].prepared, &scenario.points[b].prepared) {
+                (Ok(pa), Ok(pb)) => match compare(k, g, (a, pa), (b, pb)) {
+                    Ok(results) => {
+                        for (c, result) in pairing.comparisons.iter().zip(results) {
+                            rows.push(row(c.metric, c.baseline_metric, result));
+                        }
                     }
+                    Err(reason) => rows.push(ineligible(reason)),
+                },
+                (Err(reason), _) => rows.push(ineligible(format!("ineligible: {reason}"))),
+                (_, Err(reason)) => {
+                    rows.push(ineligible(format!("ineligible: the baseline: {reason}")))
                 }
-                (Err(reason), _, _, _, _) => rows.push(row(
-                    "ineligible",
-                    "ineligible",
-                    Err(format!("ineligible: {reason}")),
-                )),
-                (_, Err(reason), _, _, _) => rows.push(row(
-                    "ineligible",
-                    "ineligible",
-                    Err(format!("ineligible: the baseline: {reason}")),
-                )),
-                _ => rows.push(row("ineligible", "ineligible", Err("not run".to_string()))),
             }
         }
     }
@@ -130,21 +157,26 @@ pub fn differences<'a>(scenario: &'a Scenario, results: &Results) -> Vec<Differe
     rows
 }
 
+/// The exact value of `metric` at point `index` of `summaries`, when it was computed.
+fn exact_of(summaries: &[PointSummary<'_>], index: usize, metric: &str) -> Option<f64> {
+    summaries[index]
+        .result
+        .as_ref()
+        .ok()?
+        .iter()
+        .find(|m| m.metric == metric)?
+        .exact
+}
+
 /// Fills in the exact difference of every row whose two sides have exact values in `summaries` (as
 /// `run --exact` and `exact` compute them).
 pub fn add_exact(rows: &mut [DifferenceRow<'_>], summaries: &[PointSummary<'_>]) {
-    let exact_of = |index: usize, metric: &str| {
-        summaries[index]
-            .result
-            .as_ref()
-            .ok()?
-            .iter()
-            .find(|m| m.metric == metric)?
-            .exact
-    };
     for row in rows {
         let (a, b) = row.points;
-        row.exact = match (exact_of(a, row.metric), exact_of(b, row.baseline_metric)) {
+        row.exact = match (
+            exact_of(summaries, a, row.metric),
+            exact_of(summaries, b, row.baseline_metric),
+        ) {
             (Some(x), Some(y)) => Some(x - y),
             _ => None,
         };
@@ -157,58 +189,27 @@ pub fn exact_differences<'a>(
     scenario: &'a Scenario,
     summaries: &[PointSummary<'_>],
 ) -> Vec<DifferenceRow<'a>> {
-    let mut rows = Vec::new();
-    let grid = scenario.grid();
-    for pairing in &scenario.pairings {
-        for g in 0..grid {
-            let (a, b) = (pairing.variant * grid + g, scenario.baseline * grid + g);
-            let point = &scenario.points[a];
-            let base = DifferenceRow {
-                variant: &scenario.variants[pairing.variant],
-                baseline: &scenario.variants[scenario.baseline],
-                values: &point.values,
-                level_gap: point.level_gap,
-                metric: "ineligible",
-                baseline_metric: "ineligible",
-                result: Err(String::new()),
-                p_adjusted: None,
-                verdict: "",
-                exact: None,
-                points: (a, b),
-            };
-            match (&summaries[a].result, &summaries[b].result) {
-                (Ok(_), Ok(_)) => {
-                    for c in &pairing.comparisons {
-                        let mut row = DifferenceRow {
-                            metric: c.metric,
-                            baseline_metric: c.baseline_metric,
-                            ..base.clone()
-                        };
-                        add_exact(std::slice::from_mut(&mut row), summaries);
-                        row.result = match row.exact {
-                            Some(d) => Ok(Difference::exact(d, 0)),
-                            None => Err("no exact value".to_string()),
-                        };
-                        rows.push(row);
-                    }
+    let mut rows = rows(scenario, |k, _, (a, _), (b, _)| {
+        Ok(scenario.pairings[k]
+            .comparisons
+            .iter()
+            .map(|c| {
+                match (
+                    exact_of(summaries, a, c.metric),
+                    exact_of(summaries, b, c.baseline_metric),
+                ) {
+                    (Some(x), Some(y)) => Ok(Difference::exact(x - y, 0)),
+                    _ => Err("no exact value".to_string()),
                 }
-                (Err(reason), _) => rows.push(DifferenceRow {
-                    result: Err(format!("ineligible: {reason}")),
-                    ..base
-                }),
-                (_, Err(reason)) => rows.push(DifferenceRow {
-                    result: Err(format!("ineligible: the baseline: {reason}")),
-                    ..base
-                }),
-            }
-        }
-    }
-    judge(&mut rows, scenario.confidence);
+            })
+            .collect())
+    });
+    add_exact(&mut rows, summaries);
     rows
 }
 
 /// Fills in Holm's adjusted p-values over all rows and every verdict.
-pub fn judge(rows: &mut [DifferenceRow<'_>], confidence: f64) {
+fn judge(rows: &mut [DifferenceRow<'_>], confidence: f64) {
     let p: Vec<Option<f64>> = rows
         .iter()
         .map(|r| r.result.as_ref().ok().and_then(|d| d.p_value))
@@ -220,13 +221,4 @@ pub fn judge(rows: &mut [DifferenceRow<'_>], confidence: f64) {
             Err(_) => "",
         };
     }
-}
-
-/// The prepared points of a scenario (`None` where ineligible), for callers that run points on their own.
-pub fn prepared_points(scenario: &Scenario) -> Vec<Option<&Prepared>> {
-    scenario
-        .points
-        .iter()
-        .map(|p| p.prepared.as_ref().ok())
-        .collect()
 }

@@ -149,7 +149,7 @@ fn evaluate(
     comparison: Option<&Comparison>,
     summaries: (&[PointSummary<'_>], usize),
     result: &engine::GroupResult,
-    candidate: Result<&crate::rules::action::Prepared, ()>,
+    candidate: Option<&crate::rules::action::Prepared>,
     matched: Option<&crate::rules::action::Prepared>,
     confidence: f64,
 ) -> Eval {
@@ -160,7 +160,7 @@ fn evaluate(
         consistent: false,
         target: None,
     };
-    let (Ok(p), Some(Some(tally))) = (candidate, result.tallies.first()) else {
+    let (Some(p), Some(Some(tally))) = (candidate, result.tallies.first()) else {
         return empty;
     };
     let value = metrics::summarize(p, tune.action, tally, confidence)
@@ -286,7 +286,7 @@ fn solve_one(
                 comparison.as_ref(),
                 (summaries, summary_index),
                 result,
-                tune.rows[row].candidates[k].as_ref().map_err(|_| ()),
+                tune.rows[row].candidates[k].as_ref().ok(),
                 matched_point(row),
                 scenario.confidence,
             );
@@ -314,9 +314,40 @@ fn solve_one(
         .collect()
 }
 
-/// The exact answer at one row of a single-action tune: every candidate's exact metric, the value closest
-/// to the exact target. `None` for fights, or where a candidate's dice cannot be counted exactly.
+/// The exact answer at one row of a single-action tune: the value closest to the exact target and the
+/// exact metric there. `None` for fights, or where the target or a candidate's dice cannot be counted
+/// exactly.
 pub fn exact_best(scenario: &Scenario, tune: &Tune, row: usize) -> Option<(usize, f64)> {
+    let point = exact_point(scenario, tune, row);
+    let eligible = tune.rows[row]
+        .candidates
+        .iter()
+        .filter(|c| c.is_ok())
+        .count();
+    if point.evaluated.len() != eligible {
+        return None;
+    }
+    let best = point.answer.best?;
+    Some((best, point.evaluated.get(&best)?.value.estimate?))
+}
+
+/// Every tune of a single-action scenario solved exactly ([`exact_point`] at every row).
+pub fn solve_exact(scenario: &Scenario) -> Vec<Vec<TunePoint>> {
+    scenario
+        .tunes
+        .iter()
+        .map(|tune| {
+            (0..tune.rows.len())
+                .map(|row| exact_point(scenario, tune, row))
+                .collect()
+        })
+        .collect()
+}
+
+/// One row of a tune solved exactly: every candidate's exact metric, the one closest to the exact target,
+/// and the values that reach it exactly. A candidate whose dice cannot be counted is left out; a row whose
+/// target cannot be counted has no answer.
+fn exact_point(scenario: &Scenario, tune: &Tune, row: usize) -> TunePoint {
     let metric_of = |p: &crate::rules::action::Prepared, action, name: &str| {
         exact::exact(p, action)?
             .into_iter()
@@ -324,96 +355,50 @@ pub fn exact_best(scenario: &Scenario, tune: &Tune, row: usize) -> Option<(usize
             .exact
     };
     let target = match &tune.target {
-        Target::Value(t) => *t,
+        Target::Value(t) => Some(*t),
         Target::Variant {
             variant,
             comparison,
         } => {
             let point = &scenario.points[variant * scenario.grid() + tune.rows[row].grid_point];
-            metric_of(
-                point.prepared.as_ref().ok()?,
-                point.action,
-                comparison.baseline_metric,
-            )?
+            point
+                .prepared
+                .as_ref()
+                .ok()
+                .and_then(|p| metric_of(p, point.action, comparison.baseline_metric))
         }
     };
-    let mut best: Option<(usize, f64, f64)> = None;
+    let mut evaluated = BTreeMap::new();
     for (k, candidate) in tune.rows[row].candidates.iter().enumerate() {
-        let Ok(p) = candidate else { continue };
-        let value = metric_of(p, tune.action, tune.metric)?;
-        let gap = (value - target).abs();
-        if best.is_none_or(|(_, _, g)| gap < g) {
-            best = Some((k, value, gap));
-        }
+        let value = candidate
+            .as_ref()
+            .ok()
+            .and_then(|p| metric_of(p, tune.action, tune.metric));
+        let Some(v) = value else { continue };
+        let gap = target.map(|t| v - t);
+        evaluated.insert(
+            k,
+            Eval {
+                value: Estimate {
+                    estimate: Some(v),
+                    ci_low: Some(v),
+                    ci_high: Some(v),
+                    std_error: Some(0.0),
+                    trials: 0,
+                },
+                gap,
+                consistent: gap == Some(0.0),
+                target,
+            },
+        );
     }
-    best.map(|(k, v, _)| (k, v))
-}
-
-/// Every tune of a single-action scenario solved exactly: every candidate's exact metric, the one closest
-/// to the exact target, and the values that reach it exactly. A row whose dice cannot be counted has no
-/// answer.
-pub fn solve_exact(scenario: &Scenario) -> Vec<Vec<TunePoint>> {
-    let metric_of = |p: &crate::rules::action::Prepared, action, name: &str| {
-        exact::exact(p, action)?
-            .into_iter()
-            .find(|m| m.metric == name)?
-            .exact
-    };
-    scenario
-        .tunes
-        .iter()
-        .map(|tune| {
-            (0..tune.rows.len())
-                .map(|row| {
-                    let target = match &tune.target {
-                        Target::Value(t) => Some(*t),
-                        Target::Variant {
-                            variant,
-                            comparison,
-                        } => {
-                            let point = &scenario.points
-                                [variant * scenario.grid() + tune.rows[row].grid_point];
-                            point.prepared.as_ref().ok().and_then(|p| {
-                                metric_of(p, point.action, comparison.baseline_metric)
-                            })
-                        }
-                    };
-                    let mut evaluated = BTreeMap::new();
-                    for (k, candidate) in tune.rows[row].candidates.iter().enumerate() {
-                        let value = candidate
-                            .as_ref()
-                            .ok()
-                            .and_then(|p| metric_of(p, tune.action, tune.metric));
-                        let Some(v) = value else { continue };
-                        let gap = target.map(|t| v - t);
-                        evaluated.insert(
-                            k,
-                            Eval {
-                                value: Estimate {
-                                    estimate: Some(v),
-                                    ci_low: Some(v),
-                                    ci_high: Some(v),
-                                    std_error: Some(0.0),
-                                    trials: 0,
-                                },
-                                gap,
-                                consistent: gap == Some(0.0),
-                                target,
-                            },
-                        );
-                    }
-                    let monotone =
-                        evaluated.values().all(|e| e.gap.is_some()) && is_monotone(&evaluated);
-                    TunePoint {
-                        row,
-                        answer: answer(&evaluated, monotone),
-                        evaluated,
-                        exact: None,
-                    }
-                })
-                .collect()
-        })
-        .collect()
+    let monotone = evaluated.values().all(|e| e.gap.is_some()) && is_monotone(&evaluated);
+    TunePoint {
+        row,
+        answer: answer(&evaluated, monotone),
+        evaluated,
+        exact: None,
+    }
 }
 
 #[cfg(test)]

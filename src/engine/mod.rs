@@ -121,8 +121,9 @@ impl GroupResult {
             joints: group
                 .pairs
                 .iter()
-                .map(|&(a, b, _)| {
-                    (group.points[a].is_some() && group.points[b].is_some()).then(Joint::default)
+                .map(|&(a, b, comparisons)| {
+                    (group.points[a].is_some() && group.points[b].is_some())
+                        .then(|| Joint::new(comparisons.len()))
                 })
                 .collect(),
         }
@@ -143,32 +144,43 @@ impl GroupResult {
     }
 }
 
-/// Runs one block of a group's trials into `result`.
-fn run_block(group: &Group<'_>, seed: u64, block: u64, n: u64, result: &mut GroupResult) {
-    let first = block * BLOCK_SIZE;
-    let logged: Vec<bool> = (0..group.points.len())
-        .map(|i| {
-            group.pairs.iter().any(|&(a, b, _)| {
-                (a == i || b == i) && group.points[a].is_some() && group.points[b].is_some()
+impl Group<'_> {
+    /// Which points keep a log of their trials: those in a pair whose two sides both run.
+    fn logged(&self) -> Vec<bool> {
+        (0..self.points.len())
+            .map(|i| {
+                self.pairs.iter().any(|&(a, b, _)| {
+                    (a == i || b == i) && self.points[a].is_some() && self.points[b].is_some()
+                })
             })
-        })
-        .collect();
-    if !logged.contains(&true) {
-        for (i, point) in group.points.iter().enumerate() {
-            if let (Some(p), Some(tally)) = (point, result.tallies[i].as_mut()) {
-                tally.trials += n;
-                metrics::each_trial(p, n, &mut TrialStreams::new(seed, first), tally);
-            }
-        }
-        return;
+            .collect()
     }
-    // Paired points run a chunk at a time, so each chunk's logs stay in cache while they are summed.
-    let mut logs: Vec<Vec<TrialValues>> = (0..group.points.len())
-        .map(|i| Vec::with_capacity(if logged[i] { PAIR_CHUNK as usize } else { 0 }))
+}
+
+/// Runs one block of a group's trials into `result`; `logged` is [`Group::logged`].
+fn run_block(
+    group: &Group<'_>,
+    logged: &[bool],
+    seed: u64,
+    block: u64,
+    n: u64,
+    result: &mut GroupResult,
+) {
+    let first = block * BLOCK_SIZE;
+    // Paired points run a chunk at a time, so each chunk's logs stay in cache while they are summed;
+    // without pairs the block is one chunk.
+    let chunk = if logged.contains(&true) {
+        PAIR_CHUNK
+    } else {
+        n
+    };
+    let mut logs: Vec<Vec<TrialValues>> = logged
+        .iter()
+        .map(|&l| Vec::with_capacity(if l { chunk as usize } else { 0 }))
         .collect();
     let mut start = 0;
     while start < n {
-        let len = PAIR_CHUNK.min(n - start);
+        let len = chunk.min(n - start);
         for (i, point) in group.points.iter().enumerate() {
             let (Some(p), Some(tally)) = (point, result.tallies[i].as_mut()) else {
                 continue;
@@ -213,13 +225,14 @@ pub fn run_groups(
         .par_iter()
         .map(|group| {
             let eligible = group.points.iter().flatten().count() as u64;
+            let logged = group.logged();
             (0..blocks)
                 .into_par_iter()
                 .fold(
                     || GroupResult::empty(group),
                     |mut result, block| {
                         let n = block_len(trials, block);
-                        run_block(group, seed, block, n, &mut result);
+                        run_block(group, &logged, seed, block, n, &mut result);
                         progress(n * eligible);
                         result
                     },

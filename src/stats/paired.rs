@@ -160,16 +160,23 @@ impl AddAssign<&Cross> for Cross {
 pub struct Joint {
     /// Paired trials.
     pub trials: u64,
-    /// Parallel to the pair's comparisons (a fixed comparison's stays zero).
+    /// One per comparison of the pair, in order (a fixed comparison's stays zero).
     pub cross: Vec<Cross>,
+}
+
+impl Joint {
+    /// An empty joint tally for `comparisons` comparisons.
+    pub fn new(comparisons: usize) -> Joint {
+        Joint {
+            trials: 0,
+            cross: vec![Cross::default(); comparisons],
+        }
+    }
 }
 
 impl AddAssign<&Joint> for Joint {
     fn add_assign(&mut self, o: &Joint) {
         self.trials += o.trials;
-        if self.cross.len() < o.cross.len() {
-            self.cross.resize(o.cross.len(), Cross::default());
-        }
         for (a, b) in self.cross.iter_mut().zip(&o.cross) {
             *a += b;
         }
@@ -201,9 +208,6 @@ pub fn add_pairs(
     joint: &mut Joint,
 ) {
     joint.trials += a.len() as u64;
-    joint
-        .cross
-        .resize(comparisons.len().max(joint.cross.len()), Cross::default());
     for (c, cross) in comparisons.iter().zip(joint.cross.iter_mut()) {
         // A block's sums fit 64 bits (2^16 trials of values far below 2^20); they are widened once.
         let (mut both, mut a_where_b, mut b_where_a, mut product) = (0u64, 0i64, 0i64, 0i64);

@@ -116,27 +116,17 @@ pub(crate) fn sweep_table(_: &mut SchemaGenerator) -> Schema {
         "additionalProperties": {
             "anyOf": [
                 { "type": "array", "description": "The values, in order." },
-                {
-                    "type": "object",
-                    "description": "A range: `to` included; `step` 1 unless given.",
-                    "properties": {
-                        "from": { "type": "number" },
-                        "to": { "type": "number" },
-                        "step": { "type": "number", "exclusiveMinimum": 0 }
-                    },
-                    "required": ["from", "to"],
-                    "additionalProperties": false
-                }
+                range_object("A range: `to` included; `step` 1 unless given.")
             ]
         }
     })
 }
 
-/// A tune's `range`: `{ from, to, step }`.
-pub(crate) fn range_table(_: &mut SchemaGenerator) -> Schema {
-    json_schema!({
+/// A range `{ from, to, step }`, as a sweep axis or a tune's candidates write it.
+fn range_object(description: &str) -> Value {
+    json!({
         "type": "object",
-        "description": "The candidate values: `to` included; `step` 1 unless given.",
+        "description": description,
         "properties": {
             "from": { "type": "number" },
             "to": { "type": "number" },
@@ -145,6 +135,14 @@ pub(crate) fn range_table(_: &mut SchemaGenerator) -> Schema {
         "required": ["from", "to"],
         "additionalProperties": false
     })
+}
+
+/// A tune's `range`: `{ from, to, step }`.
+pub(crate) fn range_table(_: &mut SchemaGenerator) -> Schema {
+    Schema::try_from(range_object(
+        "The candidate values: `to` included; `step` 1 unless given.",
+    ))
+    .unwrap_or_default()
 }
 
 /// A chart's `at`: sweep paths held at one value each.

@@ -198,27 +198,24 @@ fn line(scenario: &Scenario, chart: &Chart, summaries: &[PointSummary<'_>]) -> L
     }
 }
 
-/// The rows of `differences` for `metric` as summaries whose metric is the difference, so a difference
-/// chart is drawn exactly as a line chart is.
+/// The rows of `differences` for the chart's metric as summaries whose metric is the difference, so a
+/// difference chart is drawn exactly as a line chart is.
 fn as_summaries<'a>(
+    scenario: &Scenario,
+    chart: &Chart,
     differences: &[DifferenceRow<'a>],
-    metric: &'static str,
-    actions: &[(String, crate::rules::action::Action)],
 ) -> Vec<PointSummary<'a>> {
     differences
         .iter()
-        .filter(|d| d.metric == metric || d.result.is_err())
+        .filter(|d| d.metric == chart.metric || d.result.is_err())
         .map(|d| PointSummary {
             variant: d.variant,
             values: d.values,
             level_gap: d.level_gap,
-            action: actions
-                .iter()
-                .find(|(n, _)| n == d.variant)
-                .map_or(crate::rules::action::Action::Mug, |(_, a)| *a),
+            action: scenario.points[d.points.0].action,
             result: match &d.result {
                 Ok(diff) => Ok(vec![MetricValue {
-                    metric,
+                    metric: d.metric,
                     value: Estimate {
                         estimate: diff.difference,
                         ci_low: diff.ci_low,
@@ -236,29 +233,14 @@ fn as_summaries<'a>(
 
 /// A metric's difference against the baseline: one line per other variant, its band, a zero line.
 fn difference(scenario: &Scenario, chart: &Chart, differences: &[DifferenceRow<'_>]) -> LineFigure {
-    let metric = metrics::summary_metrics(scenario.action)
-        .chain(
-            scenario
-                .actions
-                .iter()
-                .flat_map(|a| metrics::summary_metrics(*a)),
-        )
-        .find(|m| *m == chart.metric)
-        .unwrap_or("ineligible");
-    let actions: Vec<(String, crate::rules::action::Action)> = scenario
-        .variants
-        .iter()
-        .cloned()
-        .zip(scenario.actions.iter().copied())
-        .collect();
-    let rows = as_summaries(differences, metric, &actions);
+    let rows = as_summaries(scenario, chart, differences);
     let mut figure = line(scenario, chart, &rows);
     // Differences of probabilities are in percentage points, and may be negative: a free axis.
     figure.probability = false;
     figure.y_label = format!(
         "difference from {}: {}",
         scenario.variants[scenario.baseline],
-        difference_label(metric)
+        difference_label(&chart.metric)
     );
     figure.horizontal = vec![0.0];
     figure

@@ -16,7 +16,7 @@ use crate::dice::Pooled;
 use crate::rules::action::Prepared;
 use crate::stats::Tally;
 use crate::stats::metrics::{self, TrialDice};
-use crate::stats::paired::{self, Comparison, Joint, Logged, TrialValues};
+use crate::stats::paired::{self, Comparison, Joint, LOG_TRIALS, Log};
 
 /// Trials per block. Part of the reproducibility contract (recorded in the manifest): the unit of work
 /// and of progress; the dice do not depend on it.
@@ -170,14 +170,11 @@ fn run_block(
     // Paired points run a chunk at a time, so each chunk's logs stay in cache while they are summed;
     // without pairs the block is one chunk.
     let chunk = if logged.contains(&true) {
-        PAIR_CHUNK
+        LOG_TRIALS as u64
     } else {
         n
     };
-    let mut logs: Vec<Vec<TrialValues>> = logged
-        .iter()
-        .map(|&l| Vec::with_capacity(if l { chunk as usize } else { 0 }))
-        .collect();
+    let mut logs: Vec<Option<Box<Log>>> = logged.iter().map(|&l| l.then(Log::new)).collect();
     let mut start = 0;
     while start < n {
         let len = chunk.min(n - start);
@@ -186,31 +183,29 @@ fn run_block(
                 continue;
             };
             let mut dice = TrialStreams::new(seed, first + start);
-            tally.trials += len;
-            if logged[i] {
-                logs[i].clear();
-                let mut sink = Logged {
-                    tally,
-                    log: &mut logs[i],
-                };
-                metrics::each_trial(p, len, &mut dice, &mut sink);
+            if let Some(log) = logs[i].as_deref_mut() {
+                log.clear();
+                metrics::each_trial(p, len, &mut dice, log);
+                log.add_to(tally);
             } else {
+                tally.trials += len;
                 metrics::each_trial(p, len, &mut dice, tally);
             }
         }
         for (k, &(a, b, comparisons)) in group.pairs.iter().enumerate() {
-            if let (Some(pa), Some(pb), Some(joint)) =
-                (group.points[a], group.points[b], result.joints[k].as_mut())
-            {
-                paired::add_pairs(comparisons, (pa, &logs[a]), (pb, &logs[b]), joint);
+            if let (Some(pa), Some(pb), Some(joint), Some(la), Some(lb)) = (
+                group.points[a],
+                group.points[b],
+                result.joints[k].as_mut(),
+                logs[a].as_deref(),
+                logs[b].as_deref(),
+            ) {
+                paired::add_pairs(comparisons, (pa, la), (pb, lb), joint);
             }
         }
         start += len;
     }
 }
-
-/// Trials of paired points run together before their pairs are summed.
-const PAIR_CHUNK: u64 = 2048;
 
 /// Runs `trials` trials of every point of every group. `progress` is called after every block of a point
 /// with the trials it ran, from any worker thread.

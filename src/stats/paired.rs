@@ -15,48 +15,128 @@ use statrs::distribution::{ContinuousCDF, Normal};
 use crate::rules::action::{Action, Prepared};
 pub use crate::stats::metrics::Kind;
 use crate::stats::metrics::{OnOutcome, Record, Sink, Source, split, summary_table};
-use crate::stats::tally::{HISTOGRAMS, Moments, Tally};
+use crate::stats::tally::{COUNTERS, HISTOGRAMS, Moments, Tally};
 
-/// What one trial produced: its counters as bits and the quantities it observed. A variant's trials are
-/// kept in this form only while its pairs are summed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct TrialValues {
-    counts: u8,
-    seen: u8,
-    /// Every quantity of the rules is far inside `i32` (dice are bounded, fights last at most 10,000
-    /// rounds), and a small entry keeps a block's log in cache.
-    values: [i32; HISTOGRAMS],
+/// The most trials a [`Log`] holds: a chunk of paired trials, run before their pairs are summed.
+pub const LOG_TRIALS: usize = 1024;
+const WORDS: usize = LOG_TRIALS / 64;
+
+/// A chunk of one point's trials, kept column by column while its pairs are summed: for every counter and
+/// for every quantity's presence one bit per trial, and every quantity's values.
+///
+/// In columns a paired point's trials are recorded once: the chunk's tally is a popcount per counter
+/// ([`Log::add_to`]), and the trials where two counters both happened are a popcount of their AND
+/// ([`add_pairs`]). A log is about 18 KB, so the two logs of a pair stay in cache while they are summed.
+#[derive(Clone)]
+pub struct Log {
+    len: usize,
+    counts: [[u64; WORDS]; COUNTERS],
+    seen: [[u64; WORDS]; HISTOGRAMS],
+    values: [[i64; LOG_TRIALS]; HISTOGRAMS],
 }
 
-impl Sink for TrialValues {
+impl Log {
+    /// An empty log (boxed: it is too large for the stack of a worker to move around freely).
+    pub fn new() -> Box<Log> {
+        Box::new(Log {
+            len: 0,
+            counts: [[0; WORDS]; COUNTERS],
+            seen: [[0; WORDS]; HISTOGRAMS],
+            values: [[0; LOG_TRIALS]; HISTOGRAMS],
+        })
+    }
+
+    /// Empties the log for the next chunk (a value is read only where its presence bit is set, so the
+    /// values need no clearing).
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.counts = [[0; WORDS]; COUNTERS];
+        self.seen = [[0; WORDS]; HISTOGRAMS];
+    }
+
+    /// Adds the logged trials to a tally: the same tally as recording each outcome into it.
+    pub fn add_to(&self, tally: &mut Tally) {
+        tally.trials += self.len as u64;
+        for (count, bits) in tally.counts.iter_mut().zip(&self.counts) {
+            *count += bits.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+        for (hist, (seen, values)) in tally
+            .hists
+            .iter_mut()
+            .zip(self.seen.iter().zip(&self.values))
+        {
+            for (w, &bits) in seen.iter().enumerate() {
+                each_trial_of(bits, w, |t| hist.add(values[t]));
+            }
+        }
+    }
+}
+
+/// The histogram a mean metric reads (`None` for a counter or a fixed number).
+fn histogram(source: Source) -> Option<usize> {
+    match source {
+        Source::Mean(h)
+        | Source::ContestRolls(h)
+        | Source::RealPart(h)
+        | Source::TemporaryPart(h) => Some(h),
+        Source::Count(_)
+        | Source::SaveNeeded
+        | Source::MonsterStrength
+        | Source::GrabberStrength
+        | Source::VictimStrength
+        | Source::RollNeeded => None,
+    }
+}
+
+/// The part of a histogram's value that a metric reads: the real or the temporary part of a damage total,
+/// or the value itself.
+#[inline(always)]
+fn part(source: Source, p: &Prepared, value: i64) -> i64 {
+    match source {
+        Source::RealPart(_) => i64::from(split(p, value).0),
+        Source::TemporaryPart(_) => i64::from(split(p, value).1),
+        Source::Count(_)
+        | Source::Mean(_)
+        | Source::ContestRolls(_)
+        | Source::SaveNeeded
+        | Source::MonsterStrength
+        | Source::GrabberStrength
+        | Source::VictimStrength
+        | Source::RollNeeded => value,
+    }
+}
+
+/// Calls `f` with every trial whose bit is set in word `w` of a column, ascending.
+#[inline(always)]
+fn each_trial_of(mut bits: u64, w: usize, mut f: impl FnMut(usize)) {
+    while bits != 0 {
+        f(w * 64 + bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}
+
+impl Sink for Log {
     #[inline]
     fn count(&mut self, slot: usize, yes: bool) {
-        self.counts |= u8::from(yes) << slot;
+        // The masks keep every index in bounds without a check: `len` stays below LOG_TRIALS.
+        let t = self.len;
+        self.counts[slot][(t / 64) & (WORDS - 1)] |= u64::from(yes) << (t % 64);
     }
 
     #[inline]
     fn observe(&mut self, hist: usize, value: i64) {
-        self.seen |= 1 << hist;
-        self.values[hist] =
-            i32::try_from(value).unwrap_or(if value < 0 { i32::MIN } else { i32::MAX });
+        let t = self.len;
+        self.seen[hist][(t / 64) & (WORDS - 1)] |= 1 << (t % 64);
+        self.values[hist][t & (LOG_TRIALS - 1)] = value;
     }
 }
 
-/// Records every outcome into a tally and keeps its [`TrialValues`].
-pub struct Logged<'a> {
-    /// The variant's tally, filled as usual.
-    pub tally: &'a mut Tally,
-    /// One entry per trial, in trial order.
-    pub log: &'a mut Vec<TrialValues>,
-}
-
-impl OnOutcome for Logged<'_> {
+impl OnOutcome for Log {
     #[inline]
     fn on<O: Record>(&mut self, outcome: &O) {
-        outcome.record(self.tally);
-        let mut values = TrialValues::default();
-        outcome.record(&mut values);
-        self.log.push(values);
+        debug_assert!(self.len < LOG_TRIALS, "a log holds {LOG_TRIALS} trials");
+        outcome.record(self);
+        self.len += 1;
     }
 }
 
@@ -183,80 +263,47 @@ impl AddAssign<&Joint> for Joint {
     }
 }
 
-/// A metric's value on one trial, when it exists there.
-#[inline(always)]
-fn read(source: Source, p: &Prepared, t: &TrialValues) -> Option<i64> {
-    let seen = |h: usize| (t.seen >> h) & 1 == 1;
-    match source {
-        Source::Count(slot) => Some(i64::from((t.counts >> slot) & 1)),
-        Source::Mean(h) | Source::ContestRolls(h) => seen(h).then_some(i64::from(t.values[h])),
-        Source::RealPart(h) => seen(h).then(|| i64::from(split(p, i64::from(t.values[h])).0)),
-        Source::TemporaryPart(h) => seen(h).then(|| i64::from(split(p, i64::from(t.values[h])).1)),
-        Source::SaveNeeded
-        | Source::MonsterStrength
-        | Source::GrabberStrength
-        | Source::VictimStrength
-        | Source::RollNeeded => None,
-    }
-}
-
-/// Adds the pairs of trials `a[i]`, `b[i]` (the variant's and the baseline's) to `joint`.
+/// Adds the pairs of trials of two logs of the same trials (the variant's and the baseline's) to `joint`.
 pub fn add_pairs(
     comparisons: &[Comparison],
-    (pa, a): (&Prepared, &[TrialValues]),
-    (pb, b): (&Prepared, &[TrialValues]),
+    (pa, a): (&Prepared, &Log),
+    (pb, b): (&Prepared, &Log),
     joint: &mut Joint,
 ) {
-    joint.trials += a.len() as u64;
+    debug_assert_eq!(a.len, b.len, "two logs of the same trials");
+    joint.trials += a.len as u64;
     for (c, cross) in comparisons.iter().zip(joint.cross.iter_mut()) {
-        // A block's sums fit 64 bits (2^16 trials of values far below 2^20); they are widened once.
-        let (mut both, mut a_where_b, mut b_where_a, mut product) = (0u64, 0i64, 0i64, 0i64);
+        let mut sums = Cross::default();
         match (c.kind, c.a, c.b) {
             (Kind::Fixed, _, _) => continue,
             // Two counters: every trial has both, and each side's count is in its tally, so only the
             // trials where both happened are counted here (`a_where_b` and `b_where_a` stay 0).
             (Kind::Probability, Source::Count(sa), Source::Count(sb)) => {
-                let ab: u32 = a
+                sums.both = a.len as u64;
+                sums.product = a.counts[sa]
                     .iter()
-                    .zip(b)
-                    .map(|(ta, tb)| u32::from((ta.counts >> sa) & (tb.counts >> sb) & 1))
+                    .zip(&b.counts[sb])
+                    .map(|(x, y)| i128::from((x & y).count_ones()))
                     .sum();
-                both = a.len() as u64;
-                product = i64::from(ab);
             }
-            // Two plain quantities: read straight from the logs.
-            (
-                Kind::Mean,
-                Source::Mean(ha) | Source::ContestRolls(ha),
-                Source::Mean(hb) | Source::ContestRolls(hb),
-            ) => {
-                for (ta, tb) in a.iter().zip(b) {
-                    if (ta.seen >> ha) & (tb.seen >> hb) & 1 == 1 {
-                        let (x, y) = (i64::from(ta.values[ha]), i64::from(tb.values[hb]));
-                        both += 1;
-                        a_where_b += x;
-                        b_where_a += y;
-                        product += x * y;
-                    }
-                }
-            }
+            // Two quantities (a comparison is of one kind, so never a counter against a quantity).
             _ => {
-                for (ta, tb) in a.iter().zip(b) {
-                    if let (Some(x), Some(y)) = (read(c.a, pa, ta), read(c.b, pb, tb)) {
-                        both += 1;
-                        a_where_b += x;
-                        b_where_a += y;
-                        product += x * y;
-                    }
+                let (Some(ha), Some(hb)) = (histogram(c.a), histogram(c.b)) else {
+                    continue;
+                };
+                for w in 0..WORDS {
+                    each_trial_of(a.seen[ha][w] & b.seen[hb][w], w, |t| {
+                        let x = part(c.a, pa, a.values[ha][t]);
+                        let y = part(c.b, pb, b.values[hb][t]);
+                        sums.both += 1;
+                        sums.a_where_b += i128::from(x);
+                        sums.b_where_a += i128::from(y);
+                        sums.product += i128::from(x) * i128::from(y);
+                    });
                 }
             }
         }
-        *cross += &Cross {
-            both,
-            a_where_b: i128::from(a_where_b),
-            b_where_a: i128::from(b_where_a),
-            product: i128::from(product),
-        };
+        *cross += &sums;
     }
 }
 
@@ -269,8 +316,9 @@ fn marginal(source: Source, p: &Prepared, tally: &Tally) -> Moments {
             sum_squares: u128::from(tally.counts[slot]),
         },
         Source::Mean(h) | Source::ContestRolls(h) => tally.hists[h].moments(),
-        Source::RealPart(h) => tally.hists[h].map(|v| i64::from(split(p, v).0)).moments(),
-        Source::TemporaryPart(h) => tally.hists[h].map(|v| i64::from(split(p, v).1)).moments(),
+        Source::RealPart(h) | Source::TemporaryPart(h) => {
+            tally.hists[h].map(|v| part(source, p, v)).moments()
+        }
         Source::SaveNeeded
         | Source::MonsterStrength
         | Source::GrabberStrength
@@ -445,6 +493,7 @@ pub fn verdict(d: &Difference, p_adjusted: Option<f64>, confidence: f64) -> &'st
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::metrics;
 
     #[test]
     fn holm_multiplies_by_the_remaining_count_and_keeps_order() {
@@ -492,6 +541,119 @@ mod tests {
         let se = ((0.14 - 0.06f64 * 0.06) / 1000.0).sqrt();
         assert!((d.std_error.unwrap() - se).abs() < 1e-15);
         assert!((d.ci_low.unwrap() - (0.06 - 2.0 * se)).abs() < 1e-15);
+    }
+
+    /// One trial as the plain rule records it: each counter, and each quantity when it exists.
+    #[derive(Default)]
+    struct Plain {
+        counts: [bool; COUNTERS],
+        values: [Option<i64>; HISTOGRAMS],
+    }
+
+    impl Sink for Plain {
+        fn count(&mut self, slot: usize, yes: bool) {
+            self.counts[slot] |= yes;
+        }
+        fn observe(&mut self, hist: usize, value: i64) {
+            self.values[hist] = Some(value);
+        }
+    }
+
+    impl Plain {
+        fn read(&self, source: Source, p: &Prepared) -> Option<i64> {
+            match source {
+                Source::Count(slot) => Some(i64::from(self.counts[slot])),
+                Source::Mean(h) | Source::ContestRolls(h) => self.values[h],
+                Source::RealPart(h) => self.values[h].map(|v| i64::from(split(p, v).0)),
+                Source::TemporaryPart(h) => self.values[h].map(|v| i64::from(split(p, v).1)),
+                Source::SaveNeeded
+                | Source::MonsterStrength
+                | Source::GrabberStrength
+                | Source::VictimStrength
+                | Source::RollNeeded => None,
+            }
+        }
+    }
+
+    /// Runs `n` trials of a point into a tally (outcome by outcome), its plain records and a log.
+    fn logged_trials(p: &Prepared, n: u64) -> (Tally, Vec<Plain>, Box<Log>) {
+        struct Both<'a>(&'a mut Tally, &'a mut Vec<Plain>, &'a mut Log);
+        impl OnOutcome for Both<'_> {
+            fn on<O: Record>(&mut self, outcome: &O) {
+                outcome.record(self.0);
+                let mut plain = Plain::default();
+                outcome.record(&mut plain);
+                self.1.push(plain);
+                self.2.on(outcome);
+            }
+        }
+        let (mut tally, mut plain, mut log) = (metrics::empty_tally(p), Vec::new(), Log::new());
+        tally.trials = n;
+        let mut dice = crate::engine::TrialStreams::new(5, 1000);
+        metrics::each_trial(p, n, &mut dice, &mut Both(&mut tally, &mut plain, &mut log));
+        (tally, plain, log)
+    }
+
+    fn prepared(action: Action, attacker: &str, victim: &str, rules: &str) -> Prepared {
+        let rules: crate::rules::RuleOptions = toml::from_str(rules).unwrap();
+        let m = crate::rules::matchup(attacker, victim);
+        Prepared::new(
+            action,
+            &m,
+            &rules,
+            &crate::rules::action::ActionOptions::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_log_gives_the_tally_and_joint_sums_of_the_plain_rule() {
+        let thief = "class = \"thief\"\nlevel = 7\nweapon = \"club\"\nposition = \"behind\"";
+        let sleeper = "class = \"fighter\"\nlevel = 4\nstate = \"asleep\"\naware = false";
+        let ogre = "monster = \"ogre\"\naware = false";
+        let sap = prepared(Action::Sap, thief, sleeper, "");
+        let capped = prepared(Action::Sap, thief, sleeper, "sap_helpless_ko_cap = 50");
+        let mug = prepared(Action::Mug, thief, sleeper, "");
+        let swordsman = "class = \"fighter\"\nlevel = 3\nweapon = \"short sword\"";
+        let strike = prepared(Action::Strike, swordsman, ogre, "");
+        let held_back = prepared(Action::Strike, swordsman, ogre, "death_at = -3");
+        // A full log, one short of a word, and one trial; every kind of comparison.
+        for n in [LOG_TRIALS as u64, 63, 1] {
+            for ((action_a, a), (action_b, b), baseline_metric) in [
+                ((Action::Sap, &sap), (Action::Sap, &capped), None),
+                ((Action::Sap, &sap), (Action::Mug, &mug), Some("p_knockout")),
+                (
+                    (Action::Strike, &strike),
+                    (Action::Strike, &held_back),
+                    None,
+                ),
+            ] {
+                let (ta, pa, la) = logged_trials(a, n);
+                let (_, pb, lb) = logged_trials(b, n);
+                let mut from_log = metrics::empty_tally(a);
+                la.add_to(&mut from_log);
+                assert_eq!(from_log, ta, "{action_a} over {n} trials");
+                let cs = comparisons(action_a, action_b, baseline_metric);
+                let mut joint = Joint::new(cs.len());
+                add_pairs(&cs, (a, &la), (b, &lb), &mut joint);
+                assert_eq!(joint.trials, n);
+                for (c, cross) in cs.iter().zip(&joint.cross) {
+                    let mut plain = Cross::default();
+                    for (x, y) in pa.iter().zip(&pb) {
+                        let (Some(x), Some(y)) = (x.read(c.a, a), y.read(c.b, b)) else {
+                            continue;
+                        };
+                        plain.both += 1;
+                        plain.product += i128::from(x * y);
+                        if c.kind == Kind::Mean {
+                            plain.a_where_b += i128::from(x);
+                            plain.b_where_a += i128::from(y);
+                        }
+                    }
+                    assert_eq!(*cross, plain, "{} over {n} trials", c.metric);
+                }
+            }
+        }
     }
 
     #[test]

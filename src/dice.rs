@@ -292,24 +292,30 @@ fn lemire(sides: u32, mut word: impl FnMut() -> u32) -> u32 {
 #[derive(Debug, Clone)]
 pub struct Pooled<R> {
     rng: R,
-    spare: Option<u32>,
+    /// The unused high half of the last draw with bit 32 set, or 0 when there is none: one register
+    /// tested against 0, where an `Option<u32>` costs a tag to read and to write back.
+    spare: u64,
 }
+
+/// Marks [`Pooled::spare`] as holding a half.
+const SPARE: u64 = 1 << 32;
 
 impl<R: Rng> Pooled<R> {
     /// Wraps a generator.
     pub fn new(rng: R) -> Pooled<R> {
-        Pooled { rng, spare: None }
+        Pooled { rng, spare: 0 }
     }
 
     #[inline]
     fn word(&mut self) -> u32 {
-        match self.spare.take() {
-            Some(high) => high,
-            None => {
-                let both = self.rng.next_u64();
-                self.spare = Some((both >> 32) as u32);
-                both as u32
-            }
+        if self.spare != 0 {
+            let high = self.spare as u32;
+            self.spare = 0;
+            high
+        } else {
+            let both = self.rng.next_u64();
+            self.spare = (both >> 32) | SPARE;
+            both as u32
         }
     }
 }

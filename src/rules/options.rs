@@ -354,16 +354,17 @@ impl RuleOptions {
                 expected: "a whole number of rounds, at least 1",
             });
         }
-        if self.armed_defender_bonus.abs() > 20 || self.sap_penalty.abs() > 20 {
-            let switch = if self.armed_defender_bonus.abs() > 20 {
-                "armed_defender_bonus"
-            } else {
-                "sap_penalty"
-            };
-            return Err(OptionError {
-                switch,
-                expected: "a modifier from -20 to 20",
-            });
+        // A range test, not `abs()`: `i32::MIN.abs()` overflows (to itself, below 20, in a release build).
+        for (switch, value) in [
+            ("armed_defender_bonus", self.armed_defender_bonus),
+            ("sap_penalty", self.sap_penalty),
+        ] {
+            if !(-20..=20).contains(&value) {
+                return Err(OptionError {
+                    switch,
+                    expected: "a modifier from -20 to 20",
+                });
+            }
         }
         Ok(())
     }
@@ -397,6 +398,21 @@ mod tests {
         assert_eq!(o.grab_size_rounding, SizeRounding::HalfAway);
         assert_eq!(o.death_at, 0);
         assert_eq!(o.temp_heal_rounds, 5);
+        assert_eq!(o.validate(), Ok(()));
+    }
+
+    #[test]
+    fn modifiers_out_of_range_are_refused_even_at_the_ends_of_i32() {
+        for (switch, value) in [
+            ("armed_defender_bonus", i32::MIN),
+            ("sap_penalty", i32::MIN),
+            ("sap_penalty", i32::MAX),
+            ("armed_defender_bonus", 21),
+        ] {
+            let o: RuleOptions = toml::from_str(&format!("{switch} = {value}")).unwrap();
+            assert_eq!(o.validate().map_err(|e| e.switch), Err(switch), "{value}");
+        }
+        let o: RuleOptions = toml::from_str("sap_penalty = -20").unwrap();
         assert_eq!(o.validate(), Ok(()));
     }
 

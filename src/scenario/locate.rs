@@ -31,28 +31,41 @@ pub struct ScenarioError {
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Every piece may quote the file, so control characters are shown escaped: a message must never
+        // drive the terminal of whoever reads it (an `ESC[2J` in a name would clear the screen).
+        let (file, message) = (visible(&self.file), visible(&self.message));
         match self.line {
-            Some(line) => write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file, line, self.column, self.message
-            )?,
-            None => write!(f, "{}: {}", self.file, self.message)?,
+            Some(line) => write!(f, "{file}:{line}:{}: {message}", self.column)?,
+            None => write!(f, "{file}: {message}")?,
         }
         if let (Some(line), Some(text)) = (self.line, &self.source_line) {
             let number = line.to_string();
             let pad = " ".repeat(number.len());
             write!(
                 f,
-                "\n{pad} |\n{number} | {text}\n{pad} | {}^",
+                "\n{pad} |\n{number} | {}\n{pad} | {}^",
+                visible(text),
                 " ".repeat(self.column.saturating_sub(1))
             )?;
         }
         if let Some(help) = &self.help {
-            write!(f, "\n  = help: {help}")?;
+            write!(f, "\n  = help: {}", visible(help))?;
         }
         Ok(())
     }
+}
+
+/// `text` with every control character but the line break written as an escape (`\u{1b}`).
+pub fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// One step of a path into the document.

@@ -11,6 +11,7 @@ pub mod schema;
 pub mod sweep;
 pub mod tune;
 
+use std::io::Read;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -178,14 +179,25 @@ impl Scenario {
     /// Reads and validates a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         let file = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| ScenarioError {
+        let unreadable = |message: String| ScenarioError {
             file: file.clone(),
             line: None,
             column: 0,
-            message: format!("cannot read the scenario: {e}"),
+            message,
             source_line: None,
             help: None,
-        })?;
+        };
+        // At most one byte past the cap is read, so an endless file or a pipe cannot exhaust memory.
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|e| unreadable(format!("cannot read the scenario: {e}")))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(unreadable(format!(
+                "the file is larger than {} KiB: a scenario is a few lines of text (is this the right file?)",
+                MAX_FILE_BYTES / 1024
+            )));
+        }
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -195,6 +207,16 @@ impl Scenario {
 
     /// Validates a scenario from its bytes; `file` names it in messages, `stem` names its output folder.
     pub fn parse(file: &str, stem: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+        if let Some(problem) = stem_problem(stem) {
+            return Err(ScenarioError {
+                file: file.to_string(),
+                line: None,
+                column: 0,
+                message: format!("the file's name cannot name its output folder: {problem}"),
+                source_line: None,
+                help: Some("rename the file to a plain name such as `my-study.toml`".to_string()),
+            });
+        }
         let text = std::str::from_utf8(bytes).map_err(|e| {
             let valid = &bytes[..e.valid_up_to()];
             let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
@@ -298,6 +320,10 @@ impl Builder<'_> {
     }
 
     fn build(self, stem: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+        if let Some((path, message)) = text_problem(self.table, &mut Vec::new()) {
+            return Err(self.error(&path, message, None));
+        }
+        self.check_names()?;
         let raw = &self.raw;
         let action = raw.action;
         let trials = raw.trials.unwrap_or(DEFAULT_TRIALS);
@@ -328,8 +354,14 @@ impl Builder<'_> {
         let pairings = self.pairings(&variants, baseline)?;
         self.check_action_options(action, &actions)?;
         let axes = self.axes(action)?;
-        let total = variants.len() * axes.iter().map(|a| a.values.len()).product::<usize>();
-        if total > sweep::MAX_POINTS {
+        // Checked: four axes of 100,000 values make 10^20 points, which wraps a 64-bit product.
+        let total = axes
+            .iter()
+            .try_fold(variants.len(), |n, a| n.checked_mul(a.values.len()));
+        if total.is_none_or(|total| total > sweep::MAX_POINTS) {
+            let total = axes
+                .iter()
+                .fold(variants.len() as f64, |n, a| n * a.values.len() as f64);
             return Err(self.error(
                 &[Seg::Key("sweep")],
                 format!(
@@ -382,6 +414,51 @@ impl Builder<'_> {
         })
     }
 
+    /// Names that land in CSV cells besides the variants' ([`name_problem`]): the combatants', in the base
+    /// and in every variant, and every text a sweep sets (a sweep column).
+    fn check_names(&self) -> Result<(), ScenarioError> {
+        let mut places: Vec<(Vec<Seg<'_>>, &Value)> = Vec::new();
+        for side in ["attacker", "victim"] {
+            if let Some(name) = self.table.get(side).and_then(|t| t.get("name")) {
+                places.push((vec![Seg::Key(side), Seg::Key("name")], name));
+            }
+        }
+        if let Some(Value::Array(variants)) = self.table.get("variant") {
+            for (i, variant) in variants.iter().enumerate() {
+                for side in ["attacker", "victim"] {
+                    if let Some(name) = variant.get(side).and_then(|t| t.get("name")) {
+                        let path = vec![
+                            Seg::Key("variant"),
+                            Seg::Index(i),
+                            Seg::Key(side),
+                            Seg::Key("name"),
+                        ];
+                        places.push((path, name));
+                    }
+                }
+            }
+        }
+        if let Some(Value::Table(sweep)) = self.table.get("sweep") {
+            for (path, axis) in sweep {
+                if let Value::Array(items) = axis {
+                    for (i, item) in items.iter().enumerate() {
+                        places.push((vec![Seg::Key("sweep"), Seg::Key(path), Seg::Index(i)], item));
+                    }
+                }
+            }
+        }
+        for (path, value) in places {
+            if let Some(problem) = value.as_str().and_then(name_problem) {
+                return Err(self.error(
+                    &path,
+                    format!("`{}` {problem}", value.as_str().unwrap_or_default()),
+                    None,
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Variant names with their override tables and actions (one "base" variant when the file has none).
     fn variants(&self) -> Result<Vec<(String, Table, Action)>, ScenarioError> {
         let tables: Vec<Table> = match self.table.get("variant") {
@@ -399,6 +476,9 @@ impl Builder<'_> {
             let path = [Seg::Key("variant"), Seg::Index(i), Seg::Key("name")];
             if name.is_empty() {
                 return Err(self.error(&path, "a variant needs a non-empty name", None));
+            }
+            if let Some(problem) = name_problem(&name) {
+                return Err(self.error(&path, format!("variant name `{name}` {problem}"), None));
             }
             if out.iter().any(|(n, _, _)| *n == name) {
                 return Err(self.error(
@@ -1122,11 +1202,95 @@ fn distinct(first: Action, actions: &[Action]) -> Vec<Action> {
 
 fn valid_file_name(name: &str) -> bool {
     !name.is_empty()
-        && name != "."
-        && name != ".."
+        && name.len() <= MAX_NAME
+        && !name.starts_with('.')
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// The largest scenario file read: scenarios are a few KiB, so anything this large is the wrong file.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// The longest name (a variant, a combatant, a chart or tune file, the file's stem), in bytes: names head
+/// table columns and name files, which file systems cap at 255 bytes.
+pub const MAX_NAME: usize = 100;
+
+/// The longest text of any kind in a scenario, in bytes (a title, a name before its own check).
+pub const MAX_TEXT: usize = 1000;
+
+/// Why a file's stem cannot name its output folder: `...toml` has the stem `..` and `..toml` the stem
+/// `.`, which would write into the parent of `--out` or into `--out` itself; a leading dot would hide it
+/// among the run's temporary folders.
+fn stem_problem(stem: &str) -> Option<String> {
+    if stem.is_empty() || stem.starts_with('.') {
+        Some(format!("`{stem}` is empty or starts with a dot"))
+    } else if stem.len() > MAX_NAME {
+        Some(format!("it is longer than {MAX_NAME} bytes"))
+    } else if stem
+        .chars()
+        .any(|c| c.is_control() || c == '/' || c == '\\')
+    {
+        Some("it holds a control character or a path separator".to_string())
+    } else {
+        None
+    }
+}
+
+/// Why a name that lands in CSV cells is refused: too long, or starting with a character a spreadsheet
+/// reads as the start of a formula (`=`, `+`, `-`, `@`), which opening the CSV would run.
+fn name_problem(name: &str) -> Option<String> {
+    if name.len() > MAX_NAME {
+        Some(format!("is longer than {MAX_NAME} bytes"))
+    } else if name.starts_with(['=', '+', '-', '@']) {
+        Some(
+            "starts with `=`, `+`, `-` or `@`, which a spreadsheet opening the CSV would run as a formula: start it with a letter or a digit"
+                .to_string(),
+        )
+    } else {
+        None
+    }
+}
+
+/// The first key or string of the document holding a control character (they corrupt SVG text and
+/// drive terminals) or longer than [`MAX_TEXT`], with the reason.
+fn text_problem<'t>(table: &'t Table, path: &mut Vec<Seg<'t>>) -> Option<(Vec<Seg<'t>>, String)> {
+    fn value_problem<'t>(
+        value: &'t Value,
+        path: &mut Vec<Seg<'t>>,
+    ) -> Option<(Vec<Seg<'t>>, String)> {
+        match value {
+            Value::String(text) => string_problem(text).map(|m| (path.clone(), m)),
+            Value::Table(table) => text_problem(table, path),
+            Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                path.push(Seg::Index(i));
+                let found = value_problem(item, path);
+                path.pop();
+                found
+            }),
+            Value::Integer(_) | Value::Float(_) | Value::Boolean(_) | Value::Datetime(_) => None,
+        }
+    }
+    fn string_problem(text: &str) -> Option<String> {
+        if let Some(c) = text.chars().find(|c| c.is_control()) {
+            Some(format!(
+                "the text holds the control character {}: scenario text is printable characters only",
+                c.escape_unicode()
+            ))
+        } else if text.len() > MAX_TEXT {
+            Some(format!("the text is longer than {MAX_TEXT} bytes"))
+        } else {
+            None
+        }
+    }
+    table.iter().find_map(|(key, value)| {
+        path.push(Seg::Key(key));
+        let found = string_problem(key)
+            .map(|m| (path.clone(), format!("a key: {m}")))
+            .or_else(|| value_problem(value, path));
+        path.pop();
+        found
+    })
 }
 
 #[cfg(test)]

@@ -201,13 +201,18 @@ pub fn range_values(table: &toml::Table) -> Result<Vec<SweepValue>, String> {
                     "the range is empty: `to` ({b}) is below `from` ({a})"
                 ));
             }
-            let count = (b - a) / s + 1;
-            if count as usize > MAX_POINTS {
+            // In 128 bits: `to - from` of two 64-bit integers can overflow 64 (and a wrapped count of 0
+            // would make an empty axis).
+            let count = (i128::from(*b) - i128::from(*a)) / i128::from(*s) + 1;
+            if count > MAX_POINTS as i128 {
                 return Err(format!(
                     "the range has {count} values; at most {MAX_POINTS}"
                 ));
             }
-            (0..count).map(|i| SweepValue::Int(a + i * s)).collect()
+            // Every value lies between `from` and `to`, so none overflows.
+            (0..count as i64)
+                .map(|i| SweepValue::Int(a + i * s))
+                .collect()
         }
         _ => {
             let as_f = |v: &Value| {
@@ -226,8 +231,16 @@ pub fn range_values(table: &toml::Table) -> Result<Vec<SweepValue>, String> {
                     "the range is empty: `to` ({b}) is below `from` ({a})"
                 ));
             }
-            // A small tolerance so that 0.1-steps reach `to` despite binary fractions.
-            let count = ((b - a) / s + 1e-9).floor() as usize + 1;
+            // A small tolerance so that 0.1-steps reach `to` despite binary fractions. The count is
+            // compared as a float: `(b - a) / s` may be infinite (never NaN: all three are finite, `s` above 0).
+            let steps = ((b - a) / s + 1e-9).floor();
+            if steps >= MAX_POINTS as f64 {
+                return Err(format!(
+                    "the range has {} values; at most {MAX_POINTS}",
+                    steps + 1.0
+                ));
+            }
+            let count = steps as usize + 1;
             if count > MAX_POINTS {
                 return Err(format!(
                     "the range has {count} values; at most {MAX_POINTS}"
@@ -276,6 +289,26 @@ mod tests {
         assert_eq!(v[10], SweepValue::Float(2.0));
         let v = range("{ from = 0.25, to = 1, step = 0.25 }").unwrap();
         assert_eq!(v, [0.25, 0.5, 0.75, 1.0].map(SweepValue::Float));
+    }
+
+    #[test]
+    fn ranges_too_wide_for_64_bits_are_refused_not_wrapped() {
+        // `to - from` is 2^64 - 1 here: in 64 bits it wraps to a count of 0, an empty axis.
+        let e = range(&format!("{{ from = {}, to = {} }}", i64::MIN, i64::MAX)).unwrap_err();
+        assert!(e.contains("at most 100000"), "{e}");
+        let e = range("{ from = -1e308, to = 1e308, step = 1e-300 }").unwrap_err();
+        assert!(e.contains("at most 100000"), "{e}");
+        assert_eq!(
+            range(&format!(
+                "{{ from = {}, to = {}, step = {} }}",
+                i64::MIN,
+                i64::MAX,
+                u64::MAX / 4
+            ))
+            .unwrap()
+            .len(),
+            5
+        );
     }
 
     #[test]

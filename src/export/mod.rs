@@ -1,5 +1,5 @@
 //! Results → bytes. Every exporter is a pure function of the scenario and its tallies, so the formats are
-//! snapshot-tested without touching the disk; [`write::write_all_atomic`] is the only code that writes files.
+//! snapshot-tested without touching the disk; [`write::write_study`] is the only code that writes files.
 
 pub mod chart;
 pub mod csv;

@@ -1,55 +1,345 @@
-//! Writing output files so that a crash never leaves a half-written one: every file goes to a temporary
-//! name in the same folder first, and only when all are complete are they renamed into place.
+//! Writing a study folder so that it is always whole: either the set of files one command wrote, or what
+//! was there before, never a mixture and never a half-written file (docs/scenarios.md "Output files").
+//!
+//! A command writes every file into a fresh temporary folder beside the study folder, created under an
+//! unpredictable name that must not exist yet (so nothing planted there, such as a symbolic link, is
+//! followed), syncs it, and then puts it in place of the study folder in one atomic exchange of the two
+//! names (Linux's `renameat2(RENAME_EXCHANGE)`; a plain rename when there is no study folder yet, or two
+//! renames where the exchange is not supported). Two commands writing one study hold a lock on the output
+//! folder while they exchange, so they never interleave; the later one wins whole. Beside each temporary
+//! folder, a `.live` file is created first and held locked while its command lives, and removed last, so
+//! what a killed command left is recognised (an unlocked `.live`, or a folder without one) and removed by
+//! the next command, while a folder still being written is left alone.
 
-use std::io::Write;
+use std::fs::{self, File, OpenOptions};
+use std::hash::{BuildHasher, Hasher};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// Writes every `(name, bytes)` into `dir` (created if needed), all or nothing as far as the file system
-/// allows: temporaries are removed if any write fails.
-pub fn write_all_atomic(dir: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let result = (|| {
+/// Writes `files` as the whole content of the study folder `out/stem` and returns its path. With
+/// `keep_others`, the regular files already there that `files` does not name are kept (the `exact`
+/// command adds its files to a run's); otherwise only `files` remain.
+pub fn write_study(
+    out: &Path,
+    stem: &str,
+    files: &[(String, Vec<u8>)],
+    keep_others: bool,
+) -> io::Result<PathBuf> {
+    fs::create_dir_all(out)?;
+    let target = out.join(stem);
+    let staged = Staged::create(out, stem)?;
+    let written = (|| {
+        if keep_others {
+            staged.keep_from(&target, files)?;
+        }
         for (name, bytes) in files {
-            let target = dir.join(name);
-            let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-            staged.push((temporary.clone(), target));
-            let mut f = std::fs::File::create(&temporary)?;
-            f.write_all(bytes)?;
-            f.sync_all()?;
+            staged.write(name, bytes)?;
         }
-        for (temporary, target) in &staged {
-            std::fs::rename(temporary, target)?;
-        }
-        Ok(staged.iter().map(|(_, target)| target.clone()).collect())
+        sync_dir(&staged.path)?;
+        let _lock = lock_dir(out)?;
+        remove_stale(out, stem);
+        staged.swap_into(&target)?;
+        sync_dir(out)
     })();
-    if result.is_err() {
-        for (temporary, _) in &staged {
-            let _ = std::fs::remove_file(temporary);
+    // After a swap the temporary name is gone or holds the previous folder; either way it goes.
+    staged.discard();
+    written.map(|()| target)
+}
+
+/// Whether files can be written in `out`: checked before a long run, so that an unwritable folder is
+/// found at once, not after the simulation.
+pub fn check_writable(out: &Path, stem: &str) -> io::Result<()> {
+    fs::create_dir_all(out)?;
+    let staged = Staged::create(out, stem)?;
+    let probe = staged.write("probe", b"");
+    staged.discard();
+    probe
+}
+
+/// A temporary folder being filled, and its `.live` file, locked while this command lives.
+struct Staged {
+    path: PathBuf,
+    live_path: PathBuf,
+    live: File,
+}
+
+impl Staged {
+    fn create(out: &Path, stem: &str) -> io::Result<Staged> {
+        let mut attempts = 0;
+        loop {
+            let name = format!(".{stem}.{:016x}", unpredictable());
+            let (path, live_path) = (
+                out.join(format!("{name}.tmp")),
+                out.join(format!("{name}.live")),
+            );
+            // The live file first: a folder without one is always an orphan.
+            let live = match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&live_path)
+            {
+                Ok(live) => live,
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempts < 8 => {
+                    attempts += 1;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            live.lock()?;
+            if let Err(e) = fs::create_dir(&path) {
+                let _ = fs::remove_file(&live_path);
+                return Err(e);
+            }
+            return Ok(Staged {
+                path,
+                live_path,
+                live,
+            });
         }
     }
-    result
+
+    /// Writes one file, which must not exist yet (so a name cannot be redirected elsewhere), and syncs it.
+    fn write(&self, name: &str, bytes: &[u8]) -> io::Result<()> {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(self.path.join(name))?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    }
+
+    /// Copies the regular files of the current study folder that `files` does not name.
+    fn keep_from(&self, target: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
+        let Ok(entries) = fs::read_dir(target) else {
+            return Ok(());
+        };
+        for entry in entries {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if files.iter().any(|(n, _)| *n == name) {
+                continue;
+            }
+            // Not followed through a link: only what is really in the folder is kept.
+            if entry.file_type()?.is_file() {
+                self.write(&name, &fs::read(entry.path())?)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts the folder in place of `target` (under the output folder's lock) and removes what was there.
+    fn swap_into(&self, target: &Path) -> io::Result<()> {
+        if fs::symlink_metadata(target).is_err() {
+            return fs::rename(&self.path, target);
+        }
+        if exchange(&self.path, target).is_err() {
+            // No atomic exchange here: move the old folder aside first, so a failure leaves it whole
+            // under its temporary name (removed by the next command) rather than mixed.
+            let aside = self.path.with_extension("old");
+            fs::rename(target, &aside)?;
+            fs::rename(&self.path, target)?;
+            return fs::rename(&aside, &self.path);
+        }
+        // After the exchange, the temporary name holds the previous study folder ([`Staged::discard`]
+        // removes it).
+        Ok(())
+    }
+
+    /// Removes the folder (or, after a swap, the previous study folder under its name), then the live
+    /// file: last, so that an interrupted removal is still recognised as a killed command's.
+    fn discard(self) {
+        let _ = remove_any(&self.path);
+        let _ = fs::remove_file(&self.live_path);
+        drop(self.live);
+    }
+}
+
+/// Removes a folder, or a file or link, by name.
+fn remove_any(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => fs::remove_dir_all(path),
+        Ok(_) => fs::remove_file(path),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Removes what killed commands left of `stem`: temporary folders whose `.live` file can be locked or is
+/// gone, and unlocked `.live` files. Called under the output folder's lock.
+fn remove_stale(out: &Path, stem: &str) {
+    let Ok(entries) = fs::read_dir(out) else {
+        return;
+    };
+    let prefix = format!(".{stem}.");
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(&prefix) else {
+            continue;
+        };
+        let Some((id, kind)) = rest.split_once('.') else {
+            continue;
+        };
+        if id.len() != 16 || !id.chars().all(|c| c.is_ascii_hexdigit()) {
+            continue;
+        }
+        let live_path = out.join(format!(".{stem}.{id}.live"));
+        let dead = match File::open(&live_path) {
+            Ok(live) => live.try_lock().is_ok(),
+            Err(_) => true,
+        };
+        if dead && matches!(kind, "tmp" | "old" | "live") {
+            let _ = remove_any(&entry.path());
+            if kind != "live" {
+                let _ = fs::remove_file(&live_path);
+            }
+        }
+    }
+}
+
+/// Locks the output folder itself (a lock on the directory, so no lock file can be planted).
+fn lock_dir(out: &Path) -> io::Result<File> {
+    let dir = File::open(out)?;
+    dir.lock()?;
+    Ok(dir)
+}
+
+/// Makes a folder's entries durable.
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// 64 bits no other process can predict: the standard library's per-process random hash keys, mixed
+/// with the time and the process.
+fn unpredictable() -> u64 {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    h.finish()
+}
+
+/// Exchanges two names atomically.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        CString::new(p.as_os_str().as_bytes())
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
+    };
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: both are valid NUL-terminated paths that outlive the call; renameat2 reads nothing else.
+    let r = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Elsewhere there is no exchange: the caller falls back to two renames.
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "no atomic exchange",
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn files_land_whole_and_no_temporary_remains() {
-        let dir = std::env::temp_dir().join(format!("subdual-write-{}", std::process::id()));
-        let files = vec![
-            ("a.csv".to_string(), b"x,y\n".to_vec()),
-            ("b.json".to_string(), b"{}\n".to_vec()),
-        ];
-        let written = write_all_atomic(&dir, &files).unwrap();
-        assert_eq!(written.len(), 2);
-        assert_eq!(std::fs::read(dir.join("a.csv")).unwrap(), b"x,y\n");
-        let names: Vec<String> = std::fs::read_dir(&dir)
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("subdual-write-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
-        assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
-        std::fs::remove_dir_all(&dir).unwrap();
+        names.sort();
+        names
+    }
+
+    fn files(list: &[(&str, &str)]) -> Vec<(String, Vec<u8>)> {
+        list.iter()
+            .map(|(n, b)| (n.to_string(), b.as_bytes().to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn a_second_write_replaces_the_folder_whole() {
+        let out = scratch("replace");
+        write_study(
+            &out,
+            "s",
+            &files(&[("a.csv", "1"), ("old.png", "x")]),
+            false,
+        )
+        .unwrap();
+        let dir = write_study(
+            &out,
+            "s",
+            &files(&[("a.csv", "2"), ("b.json", "{}")]),
+            false,
+        )
+        .unwrap();
+        assert_eq!(names(&dir), ["a.csv", "b.json"]);
+        assert_eq!(fs::read_to_string(dir.join("a.csv")).unwrap(), "2");
+        assert_eq!(names(&out), ["s"], "no temporary remains");
+        // Adding keeps the rest.
+        write_study(&out, "s", &files(&[("exact.csv", "e")]), true).unwrap();
+        assert_eq!(names(&dir), ["a.csv", "b.json", "exact.csv"]);
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn stale_temporaries_are_removed_and_live_ones_kept() {
+        let out = scratch("stale");
+        fs::create_dir_all(&out).unwrap();
+        // One a killed command left (its live file unlocked), one still being written (locked).
+        let dead = out.join(".s.0123456789abcdef.tmp");
+        fs::create_dir(&dead).unwrap();
+        File::create(out.join(".s.0123456789abcdef.live")).unwrap();
+        let orphan = out.join(".s.fedcba9876543210.tmp");
+        fs::create_dir(&orphan).unwrap();
+        let live = Staged::create(&out, "s").unwrap();
+        write_study(&out, "s", &files(&[("a.csv", "1")]), false).unwrap();
+        assert!(!dead.exists() && !orphan.exists());
+        assert!(live.path.exists() && live.live_path.exists());
+        live.discard();
+        assert_eq!(names(&out), ["s"]);
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_is_replaced_not_followed() {
+        let out = scratch("link");
+        fs::create_dir_all(&out).unwrap();
+        let victim = out.join("victim.txt");
+        fs::write(&victim, "keep").unwrap();
+        // The study folder's name points at another folder: the run replaces the link itself.
+        let elsewhere = out.join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("s")).unwrap();
+        write_study(&out, "s", &files(&[("a.csv", "1")]), false).unwrap();
+        assert!(fs::symlink_metadata(out.join("s")).unwrap().is_dir());
+        assert!(names(&elsewhere).is_empty());
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+        fs::remove_dir_all(&out).unwrap();
     }
 }

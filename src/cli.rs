@@ -13,7 +13,7 @@ use crate::export::chart;
 use crate::export::csv::{differences_csv, distributions_csv, summary_csv, tune_csv};
 use crate::export::manifest::{Manifest, manifest_json, rfc3339};
 use crate::export::summary::{PointSummary, summarize};
-use crate::export::write::write_all_atomic;
+use crate::export::write::{check_writable, write_study};
 use crate::scenario::Scenario;
 use crate::scenario::locate::ScenarioError;
 use crate::stats::metrics;
@@ -102,6 +102,11 @@ struct RunArgs {
     /// interval half-width is at most E, such as 0.001.
     #[arg(long, value_name = "E", conflicts_with = "trials")]
     target_error: Option<f64>,
+    /// With `--target-error`: the most trials a point may reach before the run stops and reports what it
+    /// reached (default 2^30).
+    #[arg(long, value_name = "N", requires = "target_error",
+          value_parser = clap::value_parser!(u64).range(engine::BLOCK_SIZE..=engine::MAX_TRIALS))]
+    max_trials: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -207,7 +212,22 @@ fn run(args: &RunArgs) -> Result<()> {
         .threads
         .map(|t| t as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    // `args_os`: an argument that is not UTF-8 (a file name in another encoding) is shown, not a panic.
+    let command = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if let Some(target) = args.target_error {
+        check_target_error(&scenarios, target, args.max_trials)?;
+    }
+    for scenario in &scenarios {
+        check_writable(&args.out, &scenario.stem).map_err(|e| {
+            BadInput::Arguments(format!(
+                "cannot write in the output folder {}: {e}",
+                args.out.display()
+            ))
+        })?;
+    }
     for scenario in &scenarios {
         run_one(scenario, args, threads, &command)?;
     }
@@ -244,8 +264,16 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         bar.finish_and_clear();
         let summaries = summarize(scenario, &results.tallies);
         match args.target_error {
-            Some(target) if trials < MAX_TARGET_TRIALS && !within(scenario, &summaries, target) => {
-                trials *= 2
+            Some(target) if !within(scenario, &summaries, target) => {
+                let most = args.max_trials.unwrap_or(DEFAULT_MAX_TRIALS);
+                if trials >= most {
+                    eprintln!(
+                        "{}: stopped at {trials} trials a point (--max-trials {most}) before every headline interval reached ±{target}",
+                        scenario.file
+                    );
+                    break (results, summaries);
+                }
+                trials = (trials * 2).min(most)
             }
             _ => break (results, summaries),
         }
@@ -317,9 +345,12 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         );
         chart_seconds = drawn.elapsed().as_secs_f64();
     }
-    let dir = args.out.join(&scenario.stem);
-    write_all_atomic(&dir, &files)
-        .with_context(|| format!("cannot write the results to {}", dir.display()))?;
+    let dir = write_study(&args.out, &scenario.stem, &files, false).with_context(|| {
+        format!(
+            "cannot write the results to {}",
+            args.out.join(&scenario.stem).display()
+        )
+    })?;
     if !args.quiet {
         print!(
             "{}",
@@ -335,8 +366,38 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
     Ok(())
 }
 
-/// The most trials `--target-error` may reach per point before it stops and reports what it reached.
-const MAX_TARGET_TRIALS: u64 = 1 << 34;
+/// The most trials `--target-error` may reach per point, unless `--max-trials` says otherwise: about a
+/// billion, minutes a point for a single action, so that a target too fine is stopped, not run for hours.
+const DEFAULT_MAX_TRIALS: u64 = 1 << 30;
+
+/// Refuses a `--target-error` that is not a positive finite number, or that no run within
+/// `--max-trials` can reach: even a probability of 0 has a Wilson half-width near z²/(2n), so a
+/// probability headline needs at least z²/(2E) trials.
+fn check_target_error(scenarios: &[Scenario], target: f64, max_trials: Option<u64>) -> Result<()> {
+    if !(target.is_finite() && target > 0.0) {
+        return Err(BadInput::Arguments(format!(
+            "--target-error {target}: expected a positive number, such as 0.001"
+        ))
+        .into());
+    }
+    let most = max_trials.unwrap_or(DEFAULT_MAX_TRIALS);
+    for s in scenarios {
+        let z = crate::stats::interval::z_for(s.confidence);
+        let probability = s
+            .distinct_actions()
+            .iter()
+            .any(|&a| metrics::headline_kind(a) == metrics::Kind::Probability);
+        let least = z * z / (2.0 * target);
+        if probability && least > most as f64 {
+            return Err(BadInput::Arguments(format!(
+                "{}: --target-error {target} needs at least {least:.3e} trials a point, more than --max-trials {most}: ask for a larger error, or raise --max-trials",
+                s.file
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
 
 /// Whether every headline metric's interval half-width is at most `target` (points without a value, such
 /// as a mean over no trial, do not hold the run back).
@@ -424,7 +485,7 @@ fn exact(paths: &[PathBuf], out: &Path) -> Result<()> {
                 tune_csv(scenario, &solved, false),
             ));
         }
-        write_all_atomic(&dir, &files)
+        write_study(out, &scenario.stem, &files, true)
             .with_context(|| format!("cannot write the results to {}", dir.display()))?;
         println!(
             "{}: exact values of {} points in {:.3} s → {}",

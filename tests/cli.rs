@@ -539,15 +539,21 @@ fn manifest_threads_default_to_all_cores() {
 }
 
 #[test]
-fn unwritable_output_folder_exits_1() {
-    let scratch = Scratch::new("unwritable_output_folder_exits_1");
+fn unwritable_output_folder_is_refused_before_the_run() {
+    let scratch = Scratch::new("unwritable_output_folder_is_refused");
     let file = scratch.write("three.toml", THREE_MONSTERS);
     let blocker = scratch.write("not-a-folder", "x");
-    let o = run_quiet(&file, &blocker, &[]);
+    // A billion trials a point would take minutes: the folder is checked before anything runs.
+    let o = run_quiet(&file, &blocker, &["--trials", "1000000000"]);
     assert_eq!(
         o.status.code(),
-        Some(1),
-        "I/O errors exit 1: {}",
+        Some(2),
+        "an output folder that cannot be written is bad input: {}",
+        describe(&o)
+    );
+    assert!(
+        stderr(&o).contains("cannot write in the output folder"),
+        "{}",
         describe(&o)
     );
     assert!(stderr(&o).contains("not-a-folder"), "{}", describe(&o));

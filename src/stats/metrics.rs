@@ -325,6 +325,13 @@ pub fn headline(action: Action) -> &'static str {
     summary_metrics(action).next().unwrap_or("p_attacker_wins")
 }
 
+/// How an action's headline metric is estimated.
+pub fn headline_kind(action: Action) -> Kind {
+    summary_table(action)
+        .first()
+        .map_or(Kind::Probability, |(_, source)| source.kind())
+}
+
 /// The distribution names of an action.
 pub fn distribution_metrics(action: Action) -> impl Iterator<Item = &'static str> {
     distribution_table(action).iter().map(|(name, _)| *name)

@@ -1,0 +1,420 @@
+//! What an unlucky user or a hostile file must never achieve, through the real binary: a panic, an
+//! overflow that runs the wrong study, a write outside the study folder, a study folder that is neither
+//! the old one nor the new one, text that drives the terminal (docs/scenarios.md "Output files",
+//! "Limits").
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{MUG_BASE, Scratch, assert_success, describe, read, repo, run_quiet, stderr, subdual};
+
+/// `run` and `check` both refuse the file with exit code 2, a message naming the file and every word of
+/// `words`, no panic, no raw escape character, and no output.
+fn assert_refused(test: &str, name: &str, contents: &[u8], words: &[&str]) {
+    let scratch = Scratch::new(test);
+    let file = scratch.write(name, contents);
+    let out = scratch.out();
+    for o in [
+        run_quiet(&file, &out, &["--trials", "1000"]),
+        subdual([Path::new("check"), file.as_path()]),
+    ] {
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+        assert!(!err.contains("panicked"), "{}", describe(&o));
+        assert!(
+            !err.contains('\u{1b}'),
+            "a raw escape reached the terminal: {err:?}"
+        );
+        for w in words {
+            assert!(
+                err.contains(w),
+                "the message must mention `{w}`: {}",
+                describe(&o)
+            );
+        }
+        assert!(o.stdout.is_empty(), "{}", describe(&o));
+        assert!(
+            !out.exists(),
+            "no output for a refused file: {}",
+            describe(&o)
+        );
+    }
+}
+
+#[test]
+fn stems_that_would_leave_the_output_folder_are_refused() {
+    // `...toml` has the stem `..` (the parent of --out), `..toml` the stem `.` (--out itself).
+    for (i, name) in ["...toml", "..toml", ".hidden.toml"].iter().enumerate() {
+        assert_refused(
+            &format!("stems_{i}"),
+            name,
+            MUG_BASE.as_bytes(),
+            &["output folder"],
+        );
+    }
+}
+
+#[test]
+fn control_characters_are_refused_and_shown_escaped() {
+    // Raw, TOML refuses it; the message quotes the line, escaped.
+    let text = format!("title = \"clear \u{1b}[2J\"\n{MUG_BASE}");
+    assert_refused("control_raw", "t.toml", text.as_bytes(), &["\\u{1b}"]);
+    // Written as a TOML escape, it is valid TOML but not a scenario's text.
+    let text = format!("title = \"clear \\u001b[2J\"\n{MUG_BASE}");
+    assert_refused(
+        "control_title",
+        "t.toml",
+        text.as_bytes(),
+        &["control character", "\\u{1b}"],
+    );
+    // In a key, where the message quotes the key back (an unknown key, shown escaped).
+    let text = MUG_BASE.replace("level = 9", "\"lev\\u001bel\" = 9");
+    assert_refused("control_key", "t.toml", text.as_bytes(), &["lev\\u{1b}el"]);
+    // In a sweep path, a key that is read as text.
+    let text = format!("{MUG_BASE}\n[sweep]\n\"attacker.\\u0007level\" = [1, 2]\n");
+    assert_refused(
+        "control_sweep",
+        "t.toml",
+        text.as_bytes(),
+        &["control character"],
+    );
+}
+
+#[test]
+fn names_a_spreadsheet_would_run_are_refused() {
+    for (i, name) in ["=HYPERLINK(\\\"http://x\\\")", "+1", "-2", "@SUM(A1)"]
+        .iter()
+        .enumerate()
+    {
+        let text = format!("{MUG_BASE}\n[[variant]]\nname = \"{name}\"\n");
+        assert_refused(
+            &format!("formula_{i}"),
+            "f.toml",
+            text.as_bytes(),
+            &["formula"],
+        );
+    }
+    let text = MUG_BASE.replace("[victim]", "[victim]\nname = \"=cmd\"");
+    assert_refused("formula_victim", "f.toml", text.as_bytes(), &["formula"]);
+    let long = "x".repeat(101);
+    let text = format!("{MUG_BASE}\n[[variant]]\nname = \"{long}\"\n");
+    assert_refused("long_name", "f.toml", text.as_bytes(), &["longer than 100"]);
+}
+
+#[test]
+fn counts_that_overflow_64_bits_are_refused_not_wrapped() {
+    let wide = format!(
+        "{MUG_BASE}\n[sweep]\n\"attacker.level\" = {{ from = {}, to = {} }}\n",
+        i64::MIN,
+        i64::MAX
+    );
+    assert_refused("wide_range", "w.toml", wide.as_bytes(), &["at most 100000"]);
+    // Four axes of 60,000 values: 1.3e19 points, near 2^64.
+    let mut grid = format!("{MUG_BASE}\n[sweep]\n");
+    for path in [
+        "attacker.level",
+        "victim.ac",
+        "attacker.dexterity",
+        "victim.level",
+    ] {
+        grid.push_str(&format!("\"{path}\" = {{ from = 1, to = 60000 }}\n"));
+    }
+    let scratch = Scratch::new("grid_product");
+    let file = scratch.write("g.toml", &grid);
+    let o = subdual([Path::new("check"), file.as_path()]);
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", describe(&o));
+    // The i32 ends pass no range check by overflowing `abs()`.
+    let text = format!("{MUG_BASE}\n[rules]\nsap_penalty = {}\n", i32::MIN);
+    assert_refused(
+        "i32_min",
+        "m.toml",
+        text.as_bytes(),
+        &["sap_penalty", "-20 to 20"],
+    );
+}
+
+#[test]
+fn files_too_large_or_endless_are_refused() {
+    let mut big = MUG_BASE.to_string();
+    big.push_str(&format!("# {}\n", "x".repeat(2 << 20)));
+    assert_refused(
+        "big_file",
+        "big.toml",
+        big.as_bytes(),
+        &["larger than 1024 KiB"],
+    );
+    #[cfg(target_os = "linux")]
+    {
+        let o = subdual(["check", "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+        assert!(stderr(&o).contains("larger than"), "{}", describe(&o));
+    }
+}
+
+#[test]
+fn chart_files_too_long_for_a_file_system_are_refused_by_check() {
+    let name = "c".repeat(300);
+    let text = format!(
+        "{MUG_BASE}\n[[chart]]\nfile = \"{name}\"\nx = \"level_gap\"\ny = \"p_knockout\"\n"
+    );
+    assert_refused("long_chart", "c.toml", text.as_bytes(), &["chart file"]);
+}
+
+#[test]
+fn bad_target_errors_are_refused() {
+    let scratch = Scratch::new("bad_target_errors");
+    let file = scratch.write("t.toml", MUG_BASE);
+    let out = scratch.out();
+    for e in ["0", "-0.01", "NaN", "inf", "1e-12"] {
+        let o = run_quiet(&file, &out, &[&format!("--target-error={e}")]);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "--target-error {e}: {}",
+            describe(&o)
+        );
+        assert!(!out.exists(), "{}", describe(&o));
+    }
+    // A target no run within --max-trials can reach is refused (a probability needs at least z²/2E
+    // trials); one that it could reach but does not is run and reported.
+    let o = run_quiet(
+        &file,
+        &out,
+        &["--target-error", "1e-6", "--max-trials", "65536"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+    assert!(stderr(&o).contains("--max-trials"), "{}", describe(&o));
+    let o = run_quiet(
+        &file,
+        &out,
+        &["--target-error", "0.02", "--max-trials", "65536"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    assert!(!stderr(&o).contains("stopped"), "{}", describe(&o));
+    let o = run_quiet(
+        &file,
+        &out,
+        &["--target-error", "0.001", "--max-trials", "131072"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    assert!(
+        stderr(&o).contains("stopped at 131072 trials"),
+        "{}",
+        describe(&o)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_utf8_is_an_error_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::OsStr::from_bytes(b"/nonexistent/\xff\xfe.toml");
+    let o = subdual([std::ffi::OsStr::new("run"), name]);
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", describe(&o));
+}
+
+/// The files of a study folder, sorted, with no hidden temporary.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_run_writes_the_folder_afresh() {
+    let scratch = Scratch::new("afresh");
+    let text = format!("{MUG_BASE}\n[sweep]\n\"attacker.level\" = [3, 9]\n");
+    let file = scratch.write("mugging.toml", text);
+    let out = scratch.out();
+    assert_success(&run_quiet(&file, &out, &[]));
+    let dir = out.join("mugging");
+    assert!(listing(&dir).iter().any(|n| n.ends_with(".png")));
+    // Charts of an earlier run do not stay behind `--no-charts`; nor does a stranger's file.
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    assert_success(&run_quiet(&file, &out, &["--no-charts"]));
+    assert_eq!(
+        listing(&dir),
+        ["distributions.csv", "manifest.json", "summary.csv"]
+    );
+    // `exact` adds its file to the run's.
+    let o = subdual([
+        Path::new("exact"),
+        file.as_path(),
+        Path::new("--out"),
+        out.as_path(),
+    ]);
+    assert_success(&o);
+    assert_eq!(
+        listing(&dir),
+        [
+            "distributions.csv",
+            "exact.csv",
+            "manifest.json",
+            "summary.csv"
+        ]
+    );
+    assert_eq!(listing(&out), ["mugging"], "no temporary remains");
+}
+
+#[cfg(unix)]
+#[test]
+fn planted_links_are_replaced_not_followed() {
+    let scratch = Scratch::new("links");
+    let file = scratch.write("mugging.toml", MUG_BASE);
+    let out = scratch.out();
+    std::fs::create_dir_all(&out).unwrap();
+    let precious = scratch.write("precious.txt", "keep");
+    // The study folder is a link to a folder elsewhere, and a link inside an old folder points at a file.
+    let elsewhere = scratch.path.join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&precious, elsewhere.join("summary.csv")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("mugging")).unwrap();
+    assert_success(&run_quiet(&file, &out, &["--no-charts"]));
+    assert_eq!(read(&precious), "keep");
+    assert!(
+        std::fs::symlink_metadata(out.join("mugging"))
+            .unwrap()
+            .is_dir()
+    );
+    assert!(
+        std::fs::symlink_metadata(elsewhere.join("summary.csv"))
+            .unwrap()
+            .is_symlink()
+    );
+}
+
+/// A study long enough to be killed part-way: the shipped sap study at many trials.
+fn slow_study(scratch: &Scratch) -> PathBuf {
+    let text = std::fs::read_to_string(repo().join("scenarios/sap-sentry.toml")).unwrap();
+    scratch.write("sap-sentry.toml", text)
+}
+
+/// The seed a study folder's manifest names.
+fn manifest_seed(dir: &Path) -> String {
+    let manifest = read(&dir.join("manifest.json"));
+    let at = manifest.find("\"seed\": ").expect("a seed in the manifest") + 8;
+    manifest[at..].split(',').next().unwrap().trim().to_string()
+}
+
+#[test]
+fn a_killed_run_leaves_the_old_folder_or_the_new_one() {
+    let scratch = Scratch::new("killed");
+    let file = slow_study(&scratch);
+    let out = scratch.out();
+    let args = |seed: &str| {
+        vec![
+            "run".to_string(),
+            file.display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+            "--quiet".into(),
+            "--trials".into(),
+            "50000".into(),
+            "--seed".into(),
+            seed.into(),
+        ]
+    };
+    assert_success(&subdual(args("1")));
+    let dir = out.join("sap-sentry");
+    let whole = listing(&dir);
+    let first = read(&dir.join("summary.csv"));
+    let reference = Scratch::new("killed_reference");
+    assert_success(&subdual({
+        let mut a = args("2");
+        a[3] = reference.out().display().to_string();
+        a
+    }));
+    let second = read(&reference.out().join("sap-sentry/summary.csv"));
+    // Kill runs of seed 2 at moments spread over their life (which writing spans is up to the machine).
+    for kill in 0..12 {
+        let delay_ms = kill * 50;
+        let mut child = Command::new(common::BIN)
+            .args(args("2"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        // Whole: the files of a run, and the summary of the run its manifest names.
+        assert_eq!(listing(&dir), whole, "after a kill at {delay_ms} ms");
+        let summary = read(&dir.join("summary.csv"));
+        match manifest_seed(&dir).as_str() {
+            "1" => assert_eq!(summary, first, "after a kill at {delay_ms} ms"),
+            "2" => assert_eq!(summary, second, "after a kill at {delay_ms} ms"),
+            other => panic!("seed {other} after a kill at {delay_ms} ms"),
+        }
+    }
+    // The next whole run removes what killed runs left behind.
+    assert_success(&subdual(args("1")));
+    assert_eq!(listing(&out), ["sap-sentry"], "stale temporaries removed");
+    assert_eq!(read(&dir.join("summary.csv")), first);
+}
+
+#[test]
+fn concurrent_runs_of_one_study_never_mix() {
+    let scratch = Scratch::new("concurrent");
+    let file = slow_study(&scratch);
+    let out = scratch.out();
+    let spawn = |seed: &str| {
+        Command::new(common::BIN)
+            .args([
+                "run",
+                &file.display().to_string(),
+                "--out",
+                &out.display().to_string(),
+            ])
+            .args([
+                "--quiet",
+                "--trials",
+                "20000",
+                "--threads",
+                "1",
+                "--seed",
+                seed,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    for _ in 0..3 {
+        let runs = [spawn("1"), spawn("2"), spawn("3")];
+        for run in runs {
+            let o = run.wait_with_output().unwrap();
+            assert_success(&o);
+        }
+        let dir = out.join("sap-sentry");
+        let seed = manifest_seed(&dir);
+        let seed = seed.as_str();
+        // The summary is the one of the manifest's seed: a lone run of that seed writes the same bytes.
+        let lone = Scratch::new(&format!("concurrent_lone_{seed}"));
+        let o = Command::new(common::BIN)
+            .args([
+                "run",
+                &file.display().to_string(),
+                "--out",
+                &lone.out().display().to_string(),
+            ])
+            .args(["--quiet", "--trials", "20000", "--seed", seed])
+            .output()
+            .unwrap();
+        assert_success(&o);
+        for f in ["summary.csv", "distributions.csv"] {
+            assert_eq!(
+                read(&dir.join(f)),
+                read(&lone.out().join("sap-sentry").join(f)),
+                "{f} of seed {seed}"
+            );
+        }
+        assert_eq!(listing(&out), ["sap-sentry"]);
+    }
+}

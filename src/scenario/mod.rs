@@ -244,11 +244,11 @@ impl Scenario {
                 help: None,
             });
         }
-        let bare = Source::new(file, "");
         let table: Table =
             toml::from_str(text).map_err(|e| Source::new(file, text).from_toml(&e))?;
         if table.is_empty() {
-            return Err(bare.error_at(
+            // Shown with the file's own first line (a comment, or nothing), which the message names.
+            return Err(Source::new(file, text).error_at(
                 None,
                 "the scenario is empty: expected at least `action` and the `[attacker]` and `[victim]` tables",
                 Some("start from a file in scenarios/, such as scenarios/mugging-level-gap.toml".to_string()),

@@ -1,12 +1,15 @@
 //! Runs prepared points: fixed-size blocks of trials, every trial on its own stream of dice fixed by (seed,
-//! trial index) alone, rayon over groups of points and over blocks, integer tallies merged by addition.
+//! trial index) alone, rayon over runs of consecutive blocks of a group, integer tallies merged by addition.
 //!
 //! Because a trial's stream depends on nothing but the seed and its index, trial t of every variant and
 //! every sweep point rolls the same dice until their rules make them ask for different ones (exact common
 //! random numbers), whatever the trials before it consumed. Points that are compared run in one
 //! [`Group`], so each pair of their trials is summed jointly for a paired difference. Because tallies are
-//! integers, every merge is exact: the results are byte-identical on any number of threads. Memory is one
-//! tally per point, plus one per point and rayon split of the groups in flight.
+//! integers, every merge is exact: the results are byte-identical on any number of threads, however the
+//! blocks are shared out. Memory is one tally per point, plus a number of partial tallies bounded by the
+//! thread count (see `plan`).
+
+use std::ops::Range;
 
 use rand_xoshiro::SplitMix64;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -110,8 +113,16 @@ pub struct GroupResult {
     pub joints: Vec<Option<Joint>>,
 }
 
+// Partial results made on this thread, so a test can count what a run made on its own pool's workers.
+#[cfg(test)]
+thread_local! {
+    static EMPTIES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl GroupResult {
     fn empty(group: &Group<'_>) -> GroupResult {
+        #[cfg(test)]
+        EMPTIES.with(|made| made.set(made.get() + 1));
         GroupResult {
             tallies: group
                 .points
@@ -129,7 +140,7 @@ impl GroupResult {
         }
     }
 
-    fn add(mut self, other: GroupResult) -> GroupResult {
+    fn add(&mut self, other: &GroupResult) {
         for (x, y) in self.tallies.iter_mut().zip(&other.tallies) {
             if let (Some(x), Some(y)) = (x, y) {
                 *x += y;
@@ -140,7 +151,6 @@ impl GroupResult {
                 *x += y;
             }
         }
-        self
     }
 }
 
@@ -207,6 +217,101 @@ fn run_block(
     }
 }
 
+/// Work items a run aims for per worker thread. Idle workers steal whatever items are left, so with items
+/// of similar cost the last one to finish keeps the others waiting for about one item: 1/16 of a share.
+const ITEMS_PER_THREAD: usize = 16;
+
+/// A unit of work: consecutive blocks of one group, run in order into one partial [`GroupResult`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Item {
+    /// The group's index.
+    group: usize,
+    /// Its blocks.
+    blocks: Range<u64>,
+}
+
+/// Shares the blocks of `groups` groups out into items: every group's blocks split into the same number of
+/// runs, as few as keep `threads` workers busy, in group order. Items never nest, so a worker holds one
+/// partial result at a time and no group's partials wait on another's.
+///
+/// This is what bounds memory. Each item makes exactly one partial result, and a group's partials are
+/// merged into its first, so a run holds at most `groups.max(2 · ITEMS_PER_THREAD · threads)` results:
+/// one per group once there are at least `ITEMS_PER_THREAD · threads` groups (a sweep of many points then
+/// runs each point's blocks in one task and merges nothing), and fewer than `2 · ITEMS_PER_THREAD ·
+/// threads` otherwise. Splitting a group's blocks is only worth it when there are too few groups to go
+/// round, and because merges are exact additions ([`crate::stats::Tally`]) the split never shows in the
+/// results.
+fn plan(groups: usize, blocks: u64, threads: usize) -> Vec<Item> {
+    let wanted = ITEMS_PER_THREAD * threads.max(1);
+    // At least one item per group, even without blocks (zero trials), so every group has a result.
+    let runs = (wanted.div_ceil(groups.max(1)) as u64).clamp(1, blocks.max(1));
+    (0..groups)
+        .flat_map(|group| {
+            (0..runs).map(move |r| Item {
+                group,
+                blocks: r * blocks / runs..(r + 1) * blocks / runs,
+            })
+        })
+        .collect()
+}
+
+/// Runs an item's blocks into a partial result of its group, calling `progress` after every block.
+fn run_item(
+    group: &Group<'_>,
+    blocks: Range<u64>,
+    trials: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> GroupResult {
+    let eligible = group.points.iter().flatten().count() as u64;
+    let logged = group.logged();
+    let mut result = GroupResult::empty(group);
+    for block in blocks {
+        let n = block_len(trials, block);
+        run_block(group, &logged, seed, block, n, &mut result);
+        progress(n * eligible);
+    }
+    result
+}
+
+/// Adds up the partial results of `items` (one per item, in the order of [`plan`]): one result per group.
+fn merge(items: &[Item], partials: Vec<GroupResult>) -> Vec<GroupResult> {
+    let mut results: Vec<GroupResult> = Vec::new();
+    for (item, partial) in items.iter().zip(partials) {
+        match results.get_mut(item.group) {
+            Some(result) => result.add(&partial),
+            None => {
+                debug_assert_eq!(item.group, results.len(), "items in group order");
+                results.push(partial);
+            }
+        }
+    }
+    results
+}
+
+/// Runs the blocks of `items` (each once, [`plan`]) and adds them up: one result per group.
+fn run_items(
+    groups: &[Group<'_>],
+    items: &[Item],
+    trials: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<GroupResult> {
+    let partials: Vec<GroupResult> = items
+        .par_iter()
+        .map(|item| {
+            run_item(
+                &groups[item.group],
+                item.blocks.clone(),
+                trials,
+                seed,
+                progress,
+            )
+        })
+        .collect();
+    merge(items, partials)
+}
+
 /// Runs `trials` trials of every point of every group. `progress` is called after every block of a point
 /// with the trials it ran, from any worker thread.
 pub fn run_groups(
@@ -216,25 +321,8 @@ pub fn run_groups(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<GroupResult> {
     let blocks = trials.div_ceil(BLOCK_SIZE);
-    groups
-        .par_iter()
-        .map(|group| {
-            let eligible = group.points.iter().flatten().count() as u64;
-            let logged = group.logged();
-            (0..blocks)
-                .into_par_iter()
-                .fold(
-                    || GroupResult::empty(group),
-                    |mut result, block| {
-                        let n = block_len(trials, block);
-                        run_block(group, &logged, seed, block, n, &mut result);
-                        progress(n * eligible);
-                        result
-                    },
-                )
-                .reduce(|| GroupResult::empty(group), GroupResult::add)
-        })
-        .collect()
+    let items = plan(groups.len(), blocks, rayon::current_num_threads());
+    run_items(groups, &items, trials, seed, progress)
 }
 
 /// Runs `trials` trials of every point, each on its own (no pairs): the tallies in order.
@@ -326,8 +414,14 @@ mod tests {
     }
 
     fn mug_point() -> Prepared {
+        mug_at(9)
+    }
+
+    fn mug_at(level: u32) -> Prepared {
         let m = matchup(
-            "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"",
+            &format!(
+                "class = \"thief\"\nlevel = {level}\nweapon = \"club\"\nposition = \"behind\""
+            ),
             "monster = \"ogre\"\naware = false",
         );
         Prepared::new(
@@ -352,6 +446,117 @@ mod tests {
         assert_eq!(one[0].as_ref().map(|t| t.trials), Some(trials));
         // Common random numbers: the same point twice gives the same tally.
         assert_eq!(one[0], one[2]);
+    }
+
+    /// `n` groups of two mug points (thieves of different levels) paired on every metric, with an
+    /// ineligible baseline in every third group.
+    fn paired_groups<'a>(
+        points: &'a [Prepared; 2],
+        comparisons: &'a [Comparison],
+        n: usize,
+    ) -> Vec<Group<'a>> {
+        (0..n)
+            .map(|g| Group {
+                points: vec![Some(&points[g % 2]), (g % 3 != 2).then_some(&points[1])],
+                pairs: vec![(0, 1, comparisons)],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn paired_tallies_are_identical_on_1_2_and_7_threads_with_many_points_and_few_blocks() {
+        let points = [mug_at(3), mug_at(12)];
+        let comparisons = paired::comparisons(Action::Mug, Action::Mug, None);
+        // Many points of one short block; and so many points that 1 and 2 threads run each point's two
+        // blocks in one item while 7 threads split them (see `plan`).
+        for (n, trials) in [(1000, 100), (64, BLOCK_SIZE + 7)] {
+            let groups = paired_groups(&points, &comparisons, n);
+            let run_on = |threads| {
+                with_threads(threads, || run_groups(&groups, trials, 5, &|_| {})).unwrap()
+            };
+            let one = run_on(1);
+            assert_eq!(one.len(), n);
+            assert_eq!(one, run_on(2), "{n} points");
+            assert_eq!(one, run_on(7), "{n} points");
+            for (g, result) in one.iter().enumerate() {
+                assert_eq!(result.tallies[0].as_ref().map(|t| t.trials), Some(trials));
+                let joint = result.joints[0].as_ref().map(|j| j.trials);
+                assert_eq!(joint, (g % 3 != 2).then_some(trials), "group {g}");
+            }
+        }
+    }
+
+    #[test]
+    fn plan_runs_every_block_once_in_a_bounded_number_of_items() {
+        for groups in [0, 1, 3, 7, 100, 10_000] {
+            for blocks in [0, 1, 2, 5, 1000] {
+                for threads in [1, 2, 8, 64] {
+                    let items = plan(groups, blocks, threads);
+                    let case = format!("{groups} groups, {blocks} blocks, {threads} threads");
+                    let busy = ITEMS_PER_THREAD * threads;
+                    assert!(
+                        items.len() <= groups.max(2 * busy),
+                        "{case}: {}",
+                        items.len()
+                    );
+                    if groups >= busy {
+                        assert_eq!(items.len(), groups, "{case}: one item per group");
+                    }
+                    // Every group's blocks, in order, each in one item; at least one item per group.
+                    let mut next = vec![None; groups];
+                    for item in &items {
+                        let at = next[item.group].unwrap_or(0);
+                        assert_eq!(item.blocks.start, at, "{case}: {item:?}");
+                        assert!(blocks == 0 || !item.blocks.is_empty(), "{case}: {item:?}");
+                        next[item.group] = Some(item.blocks.end);
+                    }
+                    let ends = if groups == 0 {
+                        vec![]
+                    } else {
+                        vec![Some(blocks); groups]
+                    };
+                    assert_eq!(next, ends, "{case}");
+                    assert!(items.windows(2).all(|w| w[0].group <= w[1].group), "{case}");
+                }
+            }
+        }
+    }
+
+    /// Runs `groups` on a pool of `threads` and counts the partial results its workers made.
+    fn partials_made(groups: &[Group<'_>], trials: u64, threads: usize) -> usize {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        EMPTIES.with(std::cell::Cell::take);
+        let results = pool.install(|| run_groups(groups, trials, 3, &|_| {}));
+        assert_eq!(results.len(), groups.len());
+        let on_workers: usize = pool
+            .broadcast(|_| EMPTIES.with(std::cell::Cell::take))
+            .into_iter()
+            .sum();
+        on_workers + EMPTIES.with(std::cell::Cell::take)
+    }
+
+    #[test]
+    fn a_run_makes_one_partial_result_per_point_when_points_are_many() {
+        let points = [mug_at(3), mug_at(12)];
+        let comparisons = paired::comparisons(Action::Mug, Action::Mug, None);
+        let groups = paired_groups(&points, &comparisons, 2000);
+        // Many points on many threads: one result per point, however rayon splits the work.
+        for threads in [1, 8, 32] {
+            assert_eq!(
+                partials_made(&groups, 10, threads),
+                2000,
+                "{threads} threads"
+            );
+        }
+        // Few points of many blocks: the blocks are split, into a number of partials set by the threads.
+        let few = paired_groups(&points, &comparisons, 3);
+        let blocks = 20;
+        let made = partials_made(&few, blocks * BLOCK_SIZE, 8);
+        assert_eq!(made, plan(3, blocks, 8).len());
+        assert!((4..=2 * ITEMS_PER_THREAD * 8).contains(&made), "{made}");
     }
 
     #[test]

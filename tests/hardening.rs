@@ -1,6 +1,6 @@
 //! What an unlucky user or a hostile file must never achieve, through the real binary: a panic, an
 //! overflow that runs the wrong study, a write outside the study folder, a study folder that is neither
-//! the old one nor the new one, text that drives the terminal (docs/scenarios.md "Output files",
+//! the old one nor the new one, text that drives the terminal (docs/scenarios.md "Outputs",
 //! "Limits").
 
 mod common;

@@ -1,5 +1,5 @@
 //! Writing a study folder so that it is always whole: either the set of files one command wrote, or what
-//! was there before, never a mixture and never a half-written file (docs/scenarios.md "Output files").
+//! was there before, never a mixture and never a half-written file (docs/scenarios.md "Outputs").
 //!
 //! A command writes every file into a fresh temporary folder beside the study folder, created under an
 //! unpredictable name that must not exist yet (so nothing planted there, such as a symbolic link, is

@@ -115,11 +115,16 @@ impl Branch {
 pub struct Walk {
     /// Paths that ended without a tie.
     pub leaves: u64,
+    /// Paths cut at a tie: walked like the others, so they cost as much.
+    pub cut: u64,
     /// Total probability of the paths cut at a tie.
     pub tie_mass: f64,
     /// Some region's dice had more outcomes than a `u128` counts (such as 100d1000): its weights are not
     /// exact, and neither is anything the walk found.
     pub inexact: bool,
+    /// The walk stopped at its limit of paths ([`Enumerator::walk_at_most`]) before it was through: what it
+    /// found is a part, not the whole.
+    pub stopped: bool,
 }
 
 impl Enumerator {
@@ -127,16 +132,36 @@ impl Enumerator {
     /// exactly `numerator / denominator` (the products of the ways and of the outcomes of the branches on
     /// the path; the numerator is 1 on a path of plain dice).
     pub fn walk<T>(
+        trial: impl FnMut(&mut Enumerator) -> T,
+        leaf: impl FnMut(T, u128, u128),
+    ) -> Walk {
+        Enumerator::walk_at_most(u64::MAX, trial, leaf)
+    }
+
+    /// [`Enumerator::walk`], stopping (and saying so) once `limit` paths are walked with more to come: a
+    /// last guard, should a count of [`Paths`] ever fall short of what a trial asks for, that no walk runs
+    /// for longer than its limit allows.
+    pub fn walk_at_most<T>(
+        limit: u64,
         mut trial: impl FnMut(&mut Enumerator) -> T,
         mut leaf: impl FnMut(T, u128, u128),
     ) -> Walk {
         let mut e = Enumerator::default();
         let mut walk = Walk {
             leaves: 0,
+            cut: 0,
             tie_mass: 0.0,
             inexact: false,
+            stopped: false,
         };
+        let mut walked: u64 = 0;
         loop {
+            if walked >= limit {
+                walk.inexact = e.inexact;
+                walk.stopped = true;
+                return walk;
+            }
+            walked += 1;
             e.depth = 0;
             e.tied = false;
             let out = trial(&mut e);
@@ -150,6 +175,7 @@ impl Enumerator {
                 // A path whose probability a `u128` cannot hold: the walk is not exact.
                 (None, _) | (_, None) => e.inexact = true,
                 (Some(numerator), Some(denominator)) if e.tied => {
+                    walk.cut += 1;
                     walk.tie_mass += numerator as f64 / denominator as f64;
                 }
                 (Some(numerator), Some(denominator)) => {
@@ -251,6 +277,85 @@ impl Roller for Enumerator {
         self.depth += 1;
         b.ways[b.taken as usize - 1].0
     }
+}
+
+/// At most how many paths the [`Enumerator`] walks through a trial, and a number that every path's
+/// denominator divides, counted from the dice the trial may ask for before a single path is walked.
+///
+/// Why count first: a walk costs one run of the trial per path, and paths multiply (a damage roll of 6d20 is
+/// 64 million of them, each times the attack's d20), so a walk too long to wait for, or with probabilities
+/// too fine for a `u128`, must be refused before it starts rather than found out after. A count is a few
+/// multiplications per branch point. It is exact when every branch is reached (a region not reached by any
+/// value is counted all the same), so the walk never takes more paths than counted.
+///
+/// Why a number every denominator divides rather than the largest one: exact sums are kept over the least
+/// common multiple of the paths' denominators, and that multiple divides this number too, so when it fits a
+/// `u128` none of the sums can outgrow one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paths {
+    /// The most paths, saturating at `u128::MAX` (far beyond any walk).
+    pub count: u128,
+    /// A multiple of every path's denominator, `None` when it does not fit a `u128`.
+    pub denominator: Option<u128>,
+}
+
+impl Paths {
+    /// A trial that asks for nothing more: one path, certain.
+    pub const END: Paths = Paths {
+        count: 1,
+        denominator: Some(1),
+    };
+
+    /// One die of `sides` sides ([`Roller::die`]), each face `f` followed by the paths `after(f)`.
+    pub fn die(sides: u32, after: impl Fn(u32) -> Paths) -> Paths {
+        Paths::branch(Some(u128::from(sides)), (1..=sides).map(after))
+    }
+
+    /// `dice` rolled one die at a time, as [`Dice::roll`] does: `sides^count` paths of one way each.
+    pub fn roll(dice: &Dice) -> Paths {
+        (0..dice.count()).fold(Paths::END, |p, _| {
+            p.then(Paths::die(dice.sides(), |_| Paths::END))
+        })
+    }
+
+    /// A [`Roller::region`] of `dice` among `regions` regions (one more than its cuts), region `k` followed by
+    /// `after(k)`. The enumerator weighs the regions out of the dice's `sides^count` outcomes (or a divisor
+    /// of it), so a count of outcomes that does not fit a `u128` (such as 100d1000) has no denominator.
+    pub fn region(dice: &Dice, regions: usize, after: impl Fn(usize) -> Paths) -> Paths {
+        let outcomes = u128::from(dice.sides()).checked_pow(dice.count());
+        Paths::branch(outcomes, (0..regions).map(after))
+    }
+
+    /// Every path of `self` followed by every path of `next`.
+    pub fn then(self, next: Paths) -> Paths {
+        Paths {
+            count: self.count.saturating_mul(next.count),
+            denominator: self
+                .denominator
+                .zip(next.denominator)
+                .and_then(|(a, b)| a.checked_mul(b)),
+        }
+    }
+
+    /// A branch point of `total` outcomes (`None`: too many for a `u128`), followed by `outcomes`: its paths
+    /// add up, and each path's denominator divides `total` times the least common multiple of theirs.
+    fn branch(total: Option<u128>, outcomes: impl Iterator<Item = Paths>) -> Paths {
+        let mut count: u128 = 0;
+        let mut multiple = Some(1u128);
+        for p in outcomes {
+            count = count.saturating_add(p.count);
+            multiple = multiple.zip(p.denominator).and_then(|(m, d)| lcm(m, d));
+        }
+        Paths {
+            count,
+            denominator: total.zip(multiple).and_then(|(t, m)| t.checked_mul(m)),
+        }
+    }
+}
+
+/// The least common multiple, `None` when it does not fit a `u128` (or, never met, for two zeros).
+fn lcm(a: u128, b: u128) -> Option<u128> {
+    a.checked_div(gcd(a, b))?.checked_mul(b)
 }
 
 /// Every rand_core generator is a Roller: unbiased Lemire multiply-shift on `next_u32` with rejection
@@ -1556,6 +1661,67 @@ mod tests {
             |r, n, d| seen.push((r, n, d)),
         );
         assert_eq!(seen, [(0, 1, 2), (1, 1, 2)]);
+    }
+
+    #[test]
+    fn paths_count_what_the_enumerator_walks_and_a_multiple_of_its_denominators() {
+        // A d2; on a 2, 2d6 too; then 3d6 against two cuts, all three regions reached.
+        let (two, three) = (dice("2d6"), dice("3d6"));
+        let counted = Paths::die(2, |face| {
+            if face == 2 {
+                Paths::roll(&two)
+            } else {
+                Paths::END
+            }
+        })
+        .then(Paths::region(&three, 3, |_| Paths::END));
+        let mut denominators = Vec::new();
+        let walk = Enumerator::walk(
+            |e| {
+                if e.die(2) == 2 {
+                    two.roll(e);
+                }
+                e.region(&three, &[8, 12])
+            },
+            |_, _, d| denominators.push(d),
+        );
+        assert_eq!(counted.count, (1 + 36) * 3);
+        assert_eq!(u128::from(walk.leaves), counted.count);
+        assert_eq!(counted.denominator, Some(2 * 36 * 216));
+        // A region's ways are reduced by what they share, so its paths' denominators divide the count's: 3d6
+        // against 8 and 12 falls 56, 104 and 56 ways in 216, or 7, 13 and 7 in 27.
+        assert!(denominators.iter().all(|d| (2 * 36 * 216) % d == 0));
+        assert!(denominators.contains(&(2 * 36 * 27)), "{denominators:?}");
+    }
+
+    #[test]
+    fn paths_beyond_a_u128_saturate_and_have_no_denominator() {
+        let huge = Paths::roll(&dice("100d1000"));
+        assert_eq!((huge.count, huge.denominator), (u128::MAX, None));
+        // A region is three paths however many outcomes its dice have, but 1000^100 has no denominator.
+        let region = Paths::region(&dice("100d1000"), 3, |_| Paths::END);
+        assert_eq!((region.count, region.denominator), (3, None));
+        let fits = Paths::roll(&dice("12d1000"));
+        assert_eq!(fits.count, 10u128.pow(36));
+        assert_eq!(fits.denominator, Some(10u128.pow(36)));
+        assert_eq!(fits.then(Paths::roll(&dice("1d1000"))).denominator, None);
+        // Branches of unequal denominators take their least common multiple: 4 and 6 give 12, not 24.
+        let mixed = Paths::die(2, |f| {
+            Paths::roll(&dice(if f == 1 { "1d4" } else { "1d6" }))
+        });
+        assert_eq!((mixed.count, mixed.denominator), (10, Some(2 * 12)));
+        assert_eq!(lcm(u128::MAX, 2), None);
+        assert_eq!(lcm(0, 0), None);
+    }
+
+    #[test]
+    fn a_walk_stops_at_its_limit_and_says_so() {
+        let d = dice("2d4");
+        let all = Enumerator::walk_at_most(16, |e| d.roll(e), |_, _, _| {});
+        assert_eq!((all.leaves, all.stopped), (16, false));
+        let mut handed = 0;
+        let part = Enumerator::walk_at_most(15, |e| d.roll(e), |_, _, _| handed += 1);
+        assert_eq!((part.leaves, part.stopped, handed), (15, true, 15));
     }
 
     #[test]

@@ -235,6 +235,21 @@ impl Prepared {
         })
     }
 
+    /// At most how many paths of dice the exact enumerator walks for this action, and a multiple of their
+    /// denominators, so that an exact answer too long to walk is refused before the walk (docs/scenarios.md,
+    /// `exact`); `None` for a fight, which has no exact answer. Each action counts beside its resolver, from
+    /// the same rolls and predicates, so that the count follows the rules it bounds.
+    pub fn paths(&self) -> Option<crate::dice::Paths> {
+        match self {
+            Prepared::Mug(m) => Some(m.paths()),
+            Prepared::Sap(s) => Some(s.paths()),
+            Prepared::Strike(s) => Some(s.paths()),
+            Prepared::GrabObject(g) => Some(g.paths()),
+            Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => Some(g.paths()),
+            Prepared::Fight(_) => None,
+        }
+    }
+
     /// The fixed metrics of this point.
     pub fn fixed(&self) -> Fixed {
         match self {

@@ -7,7 +7,7 @@
 //! which have no hit points to lose, report it as [`FirstStrike`]: did the defender's attacks of a first
 //! round, made before the grab, hit the grabber, and for how much.
 
-use crate::dice::{Dice, Roller};
+use crate::dice::{Dice, Paths, Roller};
 use crate::rules::attack::AttackRoll;
 use crate::rules::catalog::Weapon;
 use crate::rules::{Combatant, RuleOptions};
@@ -86,6 +86,23 @@ impl FirstStrike {
             }
         }
         struck
+    }
+}
+
+/// The paths of [`strike_first`] for the exact count: each attack's d20 and, on a hit, its damage dice.
+pub fn strike_first_paths(strike: &Option<FirstStrike>) -> Paths {
+    match strike {
+        Some(s) => {
+            let attack = s.roll.paths(|swing| {
+                if swing.hit {
+                    Paths::roll(&s.dice)
+                } else {
+                    Paths::END
+                }
+            });
+            (0..s.attacks).fold(Paths::END, |p, _| p.then(attack))
+        }
+        None => Paths::END,
     }
 }
 
@@ -228,5 +245,32 @@ mod tests {
                 damage: 4 + 5
             }
         );
+    }
+
+    #[test]
+    fn the_count_of_two_first_strikes_is_the_paths_walked() {
+        // Each attack's d20, each hit's d4: (misses + hits × 4)² paths, every one walked.
+        let m = matchup(
+            "class = \"fighter\"\nac = 2",
+            "class = \"fighter\"\nlevel = 13\nweapon = \"dagger\"",
+        );
+        let s = FirstStrike::prepare(
+            &m.victim,
+            &m.victim.weapon,
+            &m.attacker,
+            &RuleOptions::default(),
+        );
+        assert_eq!(s.map(|s| s.attacks), Some(2));
+        let hits = (1..=20).filter(|&f| s.unwrap().roll.hits(f)).count() as u128;
+        assert!(hits > 0 && hits < 20, "a case worth testing: {hits} hits");
+        let counted = strike_first_paths(&s);
+        let mut denominators = Vec::new();
+        let walk =
+            crate::dice::Enumerator::walk(|e| strike_first(&s, e), |_, _, d| denominators.push(d));
+        assert_eq!(counted.count, ((20 - hits) + hits * 4).pow(2));
+        assert_eq!(u128::from(walk.leaves), counted.count);
+        assert_eq!(counted.denominator, Some(80 * 80));
+        assert!(denominators.iter().all(|d| (80 * 80) % d == 0));
+        assert_eq!(strike_first_paths(&None), crate::dice::Paths::END);
     }
 }

@@ -6,7 +6,7 @@
 
 use std::cmp::Ordering;
 
-use crate::dice::Roller;
+use crate::dice::{Paths, Roller};
 use crate::rules::options::{GrabContest, RuleOptions};
 use crate::rules::tables::Strength;
 
@@ -103,12 +103,30 @@ impl AttackRoll {
     #[inline]
     pub fn roll<R: Roller + ?Sized>(&self, rng: &mut R) -> Swing {
         if self.automatic {
-            return Swing {
-                hit: true,
-                modified: 20 + self.modifier,
-            };
+            return self.automatic_swing();
         }
-        let natural = rng.die(20);
+        self.swing(rng.die(20))
+    }
+
+    /// The paths of [`AttackRoll::roll`] for the exact count ([`Paths`]), each swing followed by
+    /// `after(swing)`: one path without a die when the hit is automatic.
+    pub fn paths(&self, after: impl Fn(Swing) -> Paths) -> Paths {
+        if self.automatic {
+            return after(self.automatic_swing());
+        }
+        Paths::die(20, |natural| after(self.swing(natural)))
+    }
+
+    #[inline]
+    fn automatic_swing(&self) -> Swing {
+        Swing {
+            hit: true,
+            modified: 20 + self.modifier,
+        }
+    }
+
+    #[inline]
+    fn swing(&self, natural: u32) -> Swing {
         Swing {
             hit: self.hits(natural),
             modified: natural as i32 + self.modifier,
@@ -148,6 +166,11 @@ impl SavingThrow {
     #[inline]
     pub fn roll<R: Roller + ?Sized>(&self, rng: &mut R) -> bool {
         self.saves(rng.die(20))
+    }
+
+    /// The paths of [`SavingThrow::roll`], a save or a failure followed by `after(saved)`.
+    pub fn paths(&self, after: impl Fn(bool) -> Paths) -> Paths {
+        Paths::die(20, |natural| after(self.saves(natural)))
     }
 }
 
@@ -233,6 +256,12 @@ pub fn tied_pairs(first: ContestScore, second: ContestScore, mode: GrabContest) 
         .filter(|&(a, b)| judge(first, second, a, b, mode) == Ordering::Equal)
         .count();
     ties as u32
+}
+
+/// The paths of one [`contest`] for the exact count: a pair of d20s, every pair a path, since the
+/// enumerator cuts a tie where the contest would roll again (and sums the rounds as a series instead).
+pub fn contest_paths() -> Paths {
+    Paths::die(20, |_| Paths::die(20, |_| Paths::END))
 }
 
 /// The grab contest: both sides roll a d20 (first side first) until one wins.

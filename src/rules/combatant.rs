@@ -154,6 +154,17 @@ impl HitPoints {
             }
         }
     }
+
+    /// The paths of [`HitPoints::region`] with two cuts: none for fixed hit points, a region of three
+    /// for rolled ones.
+    pub fn paths(&self) -> crate::dice::Paths {
+        match self {
+            HitPoints::Fixed(_) => crate::dice::Paths::END,
+            HitPoints::Rolled(dice) => {
+                crate::dice::Paths::region(dice, 3, |_| crate::dice::Paths::END)
+            }
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for HitPoints {

@@ -7,9 +7,11 @@
 //! armed_defender`]); the grab then goes ahead as if the grabber stood it. The grabs of persons and monsters
 //! read the wrestling column: a hold row is a hold, which the victim then tries to break with the contest.
 
-use crate::dice::Roller;
-use crate::rules::armed_defender::{FirstStrike, Struck, armed_with, strike_first};
-use crate::rules::attack::{AttackRoll, ContestScore, contest};
+use crate::dice::{Paths, Roller};
+use crate::rules::armed_defender::{
+    FirstStrike, Struck, armed_with, strike_first, strike_first_paths,
+};
+use crate::rules::attack::{AttackRoll, ContestScore, contest, contest_paths};
 use crate::rules::options::{GrabContest, RuleOptions};
 use crate::rules::tables::{brawl_row, wrestling_armor_penalty};
 use crate::rules::{Combatant, Ineligible, Matchup, StateName};
@@ -105,6 +107,17 @@ impl GrabObject {
             mode: options.grab_contest,
             first_strike,
         })
+    }
+
+    /// The paths of [`GrabObject::resolve`] for the exact count.
+    pub fn paths(&self) -> Paths {
+        strike_first_paths(&self.first_strike).then(self.attack.paths(|swing| {
+            if swing.hit {
+                contest_paths()
+            } else {
+                Paths::END
+            }
+        }))
     }
 
     /// One attempt: the holder's first strike, the called shot, then on a hit the contest.
@@ -263,6 +276,17 @@ impl GrabHold {
     ) -> Result<GrabHold, Ineligible> {
         let size = size_modifier(&m.attacker, &m.victim, options);
         GrabHold::with_size(m, options, hands, size)
+    }
+
+    /// The paths of [`GrabHold::resolve`] for the exact count.
+    pub fn paths(&self) -> Paths {
+        strike_first_paths(&self.first_strike).then(self.attack.paths(|swing| {
+            if swing.hit && brawl_row(swing.modified).hold {
+                contest_paths()
+            } else {
+                Paths::END
+            }
+        }))
     }
 
     /// One grab: an armed victim's first strike, the wrestling attack, its row, and on a hold the victim's

@@ -110,6 +110,11 @@ impl Vitals {
             down: region <= 1,
         }
     }
+
+    /// The paths of [`Vitals::wound`] for the exact count.
+    pub fn paths(&self) -> crate::dice::Paths {
+        self.hp.paths()
+    }
 }
 
 /// Why the rules forbid an action at a point. Not an error: the point appears in the outputs with this

@@ -1,7 +1,7 @@
 //! MUGGING: a thief's blow from behind with a blunt instrument; the victim saves vs petrification or is
 //! knocked out (docs/rules.md §2).
 
-use crate::dice::{Dice, Roller};
+use crate::dice::{Dice, Paths, Roller};
 use crate::rules::attack::{AttackRoll, SavingThrow};
 use crate::rules::combatant::{Combatant, Position};
 use crate::rules::options::{MugLevelDiff, RuleOptions};
@@ -114,6 +114,22 @@ impl Mugging {
             attack,
             save: SavingThrow::new(save_needed(m, options), options),
             ko_rounds: options.mug_ko_rounds,
+        })
+    }
+
+    /// The paths of [`Mugging::resolve`] for the exact count.
+    pub fn paths(&self) -> Paths {
+        self.attack.paths(|swing| {
+            if !swing.hit {
+                return Paths::END;
+            }
+            self.save.paths(|saved| {
+                if saved {
+                    Paths::END
+                } else {
+                    Paths::roll(&self.ko_rounds)
+                }
+            })
         })
     }
 

@@ -3,7 +3,7 @@
 //! him (docs/rules.md §4). The blow's damage also meets the victim's hit points: a heavy sap can drop or
 //! kill the sentry it meant to put to sleep, and `p_out` counts every way he is out.
 
-use crate::dice::{Dice, Roller};
+use crate::dice::{Dice, Paths, Roller};
 use crate::rules::attack::AttackRoll;
 use crate::rules::options::{Rounding, RuleOptions};
 use crate::rules::tables::Size;
@@ -40,6 +40,17 @@ impl KnockoutChance {
         let quiet_to = chance.max(self.wake_at as i32 - 1);
         // The region: 0 a knockout, 1 nothing, 2 the sleeper wakes.
         let region = rng.region(&D100, &[chance, quiet_to]);
+        KnockoutChance::read(region)
+    }
+
+    /// The paths of [`KnockoutChance::roll`], each reading followed by `after(reading)`.
+    pub fn paths(&self, after: impl Fn(Option<bool>) -> Paths) -> Paths {
+        Paths::region(&D100, 3, |region| after(KnockoutChance::read(region)))
+    }
+
+    /// What a region of the knockout d100 means: 0 a knockout, 1 nothing, 2 the sleeper wakes.
+    #[inline]
+    fn read(region: usize) -> Option<bool> {
         if region == 0 {
             Some(true)
         } else if region == 1 {
@@ -153,6 +164,23 @@ impl Sap {
             out.wound = self.vitals.wound(out.damage, rng);
         }
         out
+    }
+
+    /// The paths of [`Sap::resolve`] for the exact count: the attack, then on a hit the damage, the
+    /// knockout d100, the knockout's length on a knockout, and the victim's hit points.
+    pub fn paths(&self) -> Paths {
+        self.attack.paths(|swing| {
+            if !swing.hit {
+                return Paths::END;
+            }
+            let knockout = self.chance.paths(|reading| match reading {
+                Some(true) => Paths::roll(&self.ko_rounds),
+                Some(false) | None => Paths::END,
+            });
+            Paths::roll(&self.damage)
+                .then(knockout)
+                .then(self.vitals.paths())
+        })
     }
 
     /// The blow alone, without the victim's hit points (its `wound` is empty): a fight that opens with a sap

@@ -3,7 +3,7 @@
 //! Subdual damage is the same mechanism, so fights that subdue use [`held_back`] too. The blow then meets
 //! the victim's hit points: does it drop him, does it kill him?
 
-use crate::dice::{Dice, Roller};
+use crate::dice::{Dice, Paths, Roller};
 use crate::rules::attack::AttackRoll;
 use crate::rules::catalog::Weapon;
 use crate::rules::options::{OddPoint, Rounding, RuleOptions};
@@ -100,6 +100,17 @@ impl Strike {
             rounding: options.rounding,
             odd_point: options.held_back_odd_point,
             vitals: Vitals::of(m, options),
+        })
+    }
+
+    /// The paths of [`Strike::resolve`] for the exact count.
+    pub fn paths(&self) -> Paths {
+        self.attack.paths(|swing| {
+            if swing.hit {
+                Paths::roll(&self.damage).then(self.vitals.paths())
+            } else {
+                Paths::END
+            }
         })
     }
 

@@ -89,7 +89,7 @@ struct RunArgs {
     /// Worker threads (default: all cores). Results never depend on it.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
-    /// Print nothing but errors.
+    /// Print nothing but errors and warnings.
     #[arg(long)]
     quiet: bool,
     /// Skip the charts.
@@ -228,10 +228,77 @@ fn run(args: &RunArgs) -> Result<()> {
             ))
         })?;
     }
+    if args.exact {
+        // Said before anything runs: a missing exact value is known from the dice alone.
+        for scenario in &scenarios {
+            let (points, tunes) = without_exact(scenario);
+            for warning in points {
+                eprintln!("warning: {warning}; its `exact` column stays empty");
+            }
+            for warning in tunes {
+                eprintln!("warning: {warning}; tune.csv has no exact best value where they are");
+            }
+        }
+    }
     for scenario in &scenarios {
         run_one(scenario, args, threads, &command)?;
     }
     Ok(())
+}
+
+/// Where a point is, for a message: its file, variant and sweep values.
+fn point_label(scenario: &Scenario, point: &crate::scenario::Point) -> String {
+    format!(
+        "{}: variant `{}` at {:?}",
+        scenario.file,
+        scenario.variants[point.variant],
+        point
+            .values
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+    )
+}
+
+/// Why single-action points and tune candidates of `scenario` have no exact value, one message each (the
+/// points first, then one per tune with candidates left out), from the count of their dice alone
+/// ([`crate::stats::exact::check`]): known before anything is walked or run. Fights and ineligible points
+/// are not asked.
+fn without_exact(scenario: &Scenario) -> (Vec<String>, Vec<String>) {
+    use crate::stats::exact::check;
+    let points = scenario
+        .points
+        .iter()
+        .filter(|point| !point.action.is_fight())
+        .filter_map(|point| {
+            let why = check(point.prepared.as_ref().ok()?).err()?;
+            Some(format!(
+                "{}: no exact value: {why}",
+                point_label(scenario, point)
+            ))
+        })
+        .collect();
+    let tunes = scenario
+        .tunes
+        .iter()
+        .filter(|tune| !tune.action.is_fight())
+        .filter_map(|tune| {
+            let refused: Vec<_> = tune
+                .rows
+                .iter()
+                .flat_map(|row| &row.candidates)
+                .filter_map(|c| check(c.as_ref().ok()?).err())
+                .collect();
+            let why = refused.first()?;
+            Some(format!(
+                "{}: tune `{}`: {} candidate value(s) have no exact value (the first: {why}) and are left out",
+                scenario.file,
+                tune.name,
+                refused.len()
+            ))
+        })
+        .collect();
+    (points, tunes)
 }
 
 fn progress_bar(total: u64, quiet: bool, label: &str) -> ProgressBar {
@@ -416,7 +483,8 @@ fn add_exact(scenario: &Scenario, summaries: &mut [PointSummary<'_>]) {
         let (Ok(prepared), Ok(metrics)) = (&point.prepared, &mut summary.result) else {
             continue;
         };
-        let Some(exact) = crate::stats::exact::exact(prepared, point.action) else {
+        // A point without one was named before the run (`without_exact`).
+        let Ok(exact) = crate::stats::exact::exact(prepared, point.action) else {
             continue;
         };
         for m in metrics.iter_mut() {
@@ -440,18 +508,27 @@ fn exact(paths: &[PathBuf], out: &Path) -> Result<()> {
             .into());
         }
     }
+    // Every point of every file is counted before any is walked: one refused point, nothing is computed.
+    let mut tune_warnings = Vec::new();
+    for scenario in &scenarios {
+        let (points, tunes) = without_exact(scenario);
+        if let Some(refused) = points.first() {
+            return Err(BadInput::Arguments(format!("{refused}; run it without `exact`")).into());
+        }
+        tune_warnings.extend(tunes);
+    }
+    for warning in &tune_warnings {
+        eprintln!("warning: {warning}");
+    }
     for scenario in &scenarios {
         let clock = Instant::now();
         let mut summaries: Vec<PointSummary<'_>> = Vec::with_capacity(scenario.points.len());
         for point in &scenario.points {
             let result = match &point.prepared {
-                Ok(p) => Ok(crate::stats::exact::exact(p, point.action).ok_or_else(|| {
+                Ok(p) => Ok(crate::stats::exact::exact(p, point.action).map_err(|why| {
                     BadInput::Arguments(format!(
-                        "{}: variant `{}` at {:?}: its dice have more outcomes than can be counted exactly \
-                         (such as hit points of 100d1000); run it without `exact`",
-                        scenario.file,
-                        scenario.variants[point.variant],
-                        point.values.iter().map(|v| v.to_string()).collect::<Vec<_>>()
+                        "{}: no exact value: {why}; run it without `exact`",
+                        point_label(scenario, point)
                     ))
                 })?),
                 Err(reason) => Err(reason.to_string()),

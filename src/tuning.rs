@@ -349,7 +349,8 @@ pub fn solve_exact(scenario: &Scenario) -> Vec<Vec<TunePoint>> {
 /// target cannot be counted has no answer.
 fn exact_point(scenario: &Scenario, tune: &Tune, row: usize) -> TunePoint {
     let metric_of = |p: &crate::rules::action::Prepared, action, name: &str| {
-        exact::exact(p, action)?
+        exact::exact(p, action)
+            .ok()?
             .into_iter()
             .find(|m| m.metric == name)?
             .exact

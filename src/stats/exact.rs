@@ -5,21 +5,75 @@
 //! probability `t` per round scales every outcome past the contest by 1/(1 − t), and the mean number of
 //! rolls is 1/(1 − t). No path is truncated.
 
-use crate::dice::Enumerator;
+use std::collections::BTreeMap;
+
+use crate::dice::{Enumerator, Paths};
 use crate::rules::action::{Action, Prepared};
 use crate::rules::attack::tied_pairs;
 use crate::stats::interval::Estimate;
 use crate::stats::metrics::{MetricValue, Record, Sink, Source, split, summary_table};
 use crate::stats::tally::{COUNTERS, HISTOGRAMS};
 
+/// The most paths of dice an exact answer walks: 2^21, about two million.
+///
+/// Why this many: a walk runs the trial once per path, about half a microsecond a path for a strike's damage
+/// and hit points on an ordinary core (less for a mugging or a grab), so the longest walk accepted takes about
+/// a second, and its sums, kept per value rather than per path, take no memory to speak of. The shipped
+/// studies ask for at most about half a million paths a point (a grab after the holder's first strike); a
+/// strike's damage of 3d20 on rolled hit points is about 460 thousand, 4d20 nine million (some five seconds),
+/// 6d20 3.6 thousand million (half an hour): the bound keeps every answer worth waiting for and refuses the
+/// others before any walk.
+pub const MAX_PATHS: u128 = 1 << 21;
+
+/// The pairs of d20s a contest round can show: the contest's geometric factor is 400/(400 − ties).
+const PAIRS: u128 = 400;
+
+/// Why a point has no exact value. Each is known before any path is walked ([`check`]), so a refused point
+/// costs nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NoExact {
+    /// Fights are walked round by round with no bound on the rounds.
+    #[error(
+        "a fight has no exact value; only the single actions do (mug, sap, strike, grab_object, grab_person, grab_monster)"
+    )]
+    Fight,
+    /// Some probability of a path, or the denominator of the sums, does not fit a 128-bit integer.
+    #[error(
+        "its dice have more outcomes than can be counted exactly (such as hit points of 100d1000)"
+    )]
+    TooManyOutcomes,
+    /// More paths than [`MAX_PATHS`].
+    #[error(
+        "its dice can fall {} ways, more than the {MAX_PATHS} paths an exact value walks (such as damage of 6d20)",
+        count_text(*.paths)
+    )]
+    TooManyPaths {
+        /// The paths counted (saturated at `u128::MAX`).
+        paths: u128,
+    },
+    /// A contest whose every pair of dice ties would be rolled again for ever (the rules never make one).
+    #[error("its contest ties on every pair of dice, so it never ends")]
+    EndlessContest,
+}
+
+/// A count of paths as a person reads it; the saturated count says only how large it is.
+fn count_text(count: u128) -> String {
+    if count == u128::MAX {
+        "more than 10^38".to_string()
+    } else {
+        count.to_string()
+    }
+}
+
 /// Exact probabilities of each counter and weighted values of each histogram, as integer numerators over
 /// one common denominator: sums of path probabilities are then exact, and only the final division rounds.
+/// A histogram keeps one sum per value, so its memory is the values it can take, not the paths walked.
 #[derive(Debug, Clone)]
 struct Weights {
     denominator: u128,
     weight: u128,
     counts: [u128; COUNTERS],
-    hists: [Vec<(i64, u128)>; HISTOGRAMS],
+    hists: [BTreeMap<i64, u128>; HISTOGRAMS],
     /// A probability did not fit the common denominator: nothing here is exact.
     overflow: bool,
 }
@@ -47,15 +101,25 @@ impl Weights {
     /// Sets the weight of the next leaf to `numerator / denominator`, widening the common denominator
     /// (and every sum so far) when this one does not divide it.
     ///
-    /// Every sum is at most the common denominator (the leaves' probabilities add up to 1), so only the
-    /// widening can overflow: then `overflow` is set, and the walk has no exact answer.
+    /// Every sum is at most the common denominator (the leaves' probabilities add up to 1), and [`check`]
+    /// has made sure a multiple of every denominator fits, so nothing here should overflow; every step is
+    /// checked all the same, and an overflow sets `overflow`: then the walk has no exact answer.
     fn set_leaf(&mut self, numerator: Option<u128>, denominator: Option<u128>) {
         let (Some(numerator), Some(denominator)) = (numerator, denominator) else {
             self.overflow = true;
             return;
         };
         let g = gcd(numerator, denominator);
-        let (numerator, denominator) = (numerator / g, denominator / g);
+        let (Some(numerator), Some(denominator)) =
+            (numerator.checked_div(g), denominator.checked_div(g))
+        else {
+            self.overflow = true;
+            return;
+        };
+        if denominator == 0 {
+            self.overflow = true;
+            return;
+        }
         if !self.denominator.is_multiple_of(denominator) {
             let factor = denominator / gcd(self.denominator, denominator);
             let Some(widened) = self.denominator.checked_mul(factor) else {
@@ -63,16 +127,21 @@ impl Weights {
                 return;
             };
             self.denominator = widened;
-            for c in &mut self.counts {
-                *c *= factor;
-            }
-            for h in &mut self.hists {
-                for (_, w) in h.iter_mut() {
-                    *w *= factor;
+            let sums = self
+                .counts
+                .iter_mut()
+                .chain(self.hists.iter_mut().flat_map(|h| h.values_mut()));
+            for sum in sums {
+                match sum.checked_mul(factor) {
+                    Some(widened) => *sum = widened,
+                    None => self.overflow = true,
                 }
             }
         }
-        self.weight = numerator * (self.denominator / denominator);
+        match numerator.checked_mul(self.denominator / denominator) {
+            Some(weight) => self.weight = weight,
+            None => self.overflow = true,
+        }
     }
 
     fn probability(&self, count: u128) -> f64 {
@@ -83,30 +152,83 @@ impl Weights {
 impl Sink for Weights {
     fn count(&mut self, slot: usize, yes: bool) {
         if yes {
-            self.counts[slot] += self.weight;
+            match self.counts[slot].checked_add(self.weight) {
+                Some(sum) => self.counts[slot] = sum,
+                None => self.overflow = true,
+            }
         }
     }
 
     fn observe(&mut self, hist: usize, value: i64) {
-        self.hists[hist].push((value, self.weight));
+        let sum = self.hists[hist].entry(value).or_insert(0);
+        match sum.checked_add(self.weight) {
+            Some(added) => *sum = added,
+            None => self.overflow = true,
+        }
+    }
+}
+
+/// Counts the paths of one prepared action and a bound of its denominators, and refuses it when either is
+/// too large: [`exact`] walks only what this accepts, so a point is refused before any walk, cheaply (a few
+/// multiplications per branch point of the action).
+///
+/// The denominator checked is a multiple of every path's (from [`Prepared::paths`]) times the 400 pairs of a
+/// contest round (a grab's outcomes past its contest weigh 400/(400 − ties) of their first round): every
+/// numerator, denominator and sum of the walk is at most it.
+pub fn check(p: &Prepared) -> Result<Paths, NoExact> {
+    let paths = p.paths().ok_or(NoExact::Fight)?;
+    if ties(p) >= PAIRS {
+        return Err(NoExact::EndlessContest);
+    }
+    let contest = match p {
+        Prepared::GrabObject(_) | Prepared::GrabPerson(_) | Prepared::GrabMonster(_) => PAIRS,
+        Prepared::Mug(_) | Prepared::Sap(_) | Prepared::Strike(_) | Prepared::Fight(_) => 1,
+    };
+    if paths
+        .denominator
+        .and_then(|d| d.checked_mul(contest))
+        .is_none()
+    {
+        return Err(NoExact::TooManyOutcomes);
+    }
+    if paths.count > MAX_PATHS {
+        return Err(NoExact::TooManyPaths { paths: paths.count });
+    }
+    Ok(paths)
+}
+
+/// The tied pairs of d20s of a grab's contest (0 without one).
+fn ties(p: &Prepared) -> u128 {
+    match p {
+        Prepared::GrabObject(g) => u128::from(tied_pairs(g.grabber, g.holder, g.mode)),
+        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
+            u128::from(tied_pairs(g.victim, g.grabber, g.mode))
+        }
+        Prepared::Mug(_) | Prepared::Sap(_) | Prepared::Strike(_) | Prepared::Fight(_) => 0,
     }
 }
 
 /// Walks every path of one prepared action into weights, with the contest's geometric factor applied to
 /// every path that reached a contest: with `t` tied pairs out of 400, outcomes past it weigh 400/(400 − t)
 /// times their first-round probability. Returns the weights and the tie chance per round.
-fn walk(p: &Prepared) -> Option<(Weights, f64)> {
+fn walk(p: &Prepared) -> Result<(Weights, f64), NoExact> {
+    check(p)?;
     let mut w = Weights::default();
-    let mut ties: u128 = 0;
+    let ties = ties(p);
+    // `check` refused 400 ties or more.
+    let rounds = PAIRS - ties;
+    // `check` refused more paths than this, so the limit is only met if a count fell short.
+    let limit = u64::try_from(MAX_PATHS).unwrap_or(u64::MAX);
     macro_rules! leaves {
         ($plan:expr, $past_contest:expr) => {{
-            let walked = Enumerator::walk(
+            let walked = Enumerator::walk_at_most(
+                limit,
                 |e| $plan.resolve(e),
                 |o, numerator, denominator| {
                     if $past_contest(&o) {
                         w.set_leaf(
-                            numerator.checked_mul(400),
-                            denominator.checked_mul(400 - ties),
+                            numerator.checked_mul(PAIRS),
+                            denominator.checked_mul(rounds),
                         );
                     } else {
                         w.set_leaf(Some(numerator), Some(denominator));
@@ -116,10 +238,15 @@ fn walk(p: &Prepared) -> Option<(Weights, f64)> {
                     }
                 },
             );
+            if walked.stopped {
+                return Err(NoExact::TooManyPaths {
+                    paths: u128::from(walked.leaves + walked.cut),
+                });
+            }
             if walked.inexact || w.overflow {
                 // Dice with more outcomes than can be counted exactly: no exact answer, rather than a
                 // wrong one.
-                return None;
+                return Err(NoExact::TooManyOutcomes);
             }
         }};
     }
@@ -128,16 +255,14 @@ fn walk(p: &Prepared) -> Option<(Weights, f64)> {
         Prepared::Sap(s) => leaves!(s, |_: &_| false),
         Prepared::Strike(s) => leaves!(s, |_: &_| false),
         Prepared::GrabObject(g) => {
-            ties = u128::from(tied_pairs(g.grabber, g.holder, g.mode));
             leaves!(g, |o: &crate::rules::grab::GrabObjectOutcome| o.hit)
         }
         Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
-            ties = u128::from(tied_pairs(g.victim, g.grabber, g.mode));
             leaves!(g, |o: &crate::rules::grab::HoldOutcome| o.hold)
         }
-        Prepared::Fight(_) => return None,
+        Prepared::Fight(_) => return Err(NoExact::Fight),
     }
-    Some((w, ties as f64 / 400.0))
+    Ok((w, ties as f64 / PAIRS as f64))
 }
 
 fn exactly(value: Option<f64>) -> Estimate {
@@ -152,17 +277,20 @@ fn exactly(value: Option<f64>) -> Estimate {
 
 /// Σ w·f(v) / Σ w in exact integers, one division at the end; `None` without any weight, or when the
 /// sums outgrow an `i128`.
-fn weighted_mean(values: &[(i64, u128)], f: impl Fn(i64) -> i64) -> Option<f64> {
-    let mass: u128 = values.iter().map(|(_, w)| w).sum();
-    let total = values.iter().try_fold(0i128, |sum, &(v, w)| {
+fn weighted_mean(values: &BTreeMap<i64, u128>, f: impl Fn(i64) -> i64) -> Option<f64> {
+    let mass = values
+        .values()
+        .try_fold(0u128, |sum, &w| sum.checked_add(w))?;
+    let total = values.iter().try_fold(0i128, |sum, (&v, &w)| {
         sum.checked_add(i128::from(f(v)).checked_mul(i128::try_from(w).ok()?)?)
     })?;
     (mass > 0).then(|| total as f64 / mass as f64)
 }
 
-/// The exact value of every summary metric of a single action at one point (`None` for fights). Interval
-/// columns equal the value; `trials` is 0.
-pub fn exact(p: &Prepared, action: Action) -> Option<Vec<MetricValue>> {
+/// The exact value of every summary metric of a single action at one point, or why there is none (a fight,
+/// or more paths or outcomes than [`check`] accepts, refused before any walk). Interval columns equal the
+/// value; `trials` is 0.
+pub fn exact(p: &Prepared, action: Action) -> Result<Vec<MetricValue>, NoExact> {
     let (w, tie) = walk(p)?;
     let fixed = p.fixed();
     let metrics = summary_table(action)
@@ -194,7 +322,7 @@ pub fn exact(p: &Prepared, action: Action) -> Option<Vec<MetricValue>> {
             }
         })
         .collect();
-    Some(metrics)
+    Ok(metrics)
 }
 
 #[cfg(test)]
@@ -439,7 +567,7 @@ mod tests {
             "class = \"fighter\"\nhp = \"40d8\"",
             &RuleOptions::default(),
         );
-        assert!(exact(&p, Action::Sap).is_none());
+        assert_eq!(exact(&p, Action::Sap).err(), Some(NoExact::TooManyOutcomes));
         // Smaller hit point dice still have their answer.
         let p = prepared(
             Action::Sap,
@@ -469,6 +597,187 @@ mod tests {
         assert_eq!(value(&m, "victim_strength"), 15.0);
     }
 
+    /// The paths the enumerator walks for `p` (tie-cut ones included) and every path's denominator.
+    fn walked(p: &Prepared) -> (u128, Vec<u128>) {
+        let mut denominators = Vec::new();
+        macro_rules! walk_all {
+            ($plan:expr) => {
+                Enumerator::walk(|e| $plan.resolve(e), |_, _, d| denominators.push(d))
+            };
+        }
+        let walk = match p {
+            Prepared::Mug(m) => walk_all!(m),
+            Prepared::Sap(s) => walk_all!(s),
+            Prepared::Strike(s) => walk_all!(s),
+            Prepared::GrabObject(g) => walk_all!(g),
+            Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => walk_all!(g),
+            Prepared::Fight(_) => panic!("a fight is not walked"),
+        };
+        assert!(!walk.inexact && !walk.stopped);
+        (u128::from(walk.leaves + walk.cut), denominators)
+    }
+
+    #[test]
+    fn the_count_is_the_paths_walked_when_every_branch_is_reached() {
+        // A mugging has no region: 20 attack faces, the hits (13 of them at level 9 against the ogre) each
+        // 20 save faces, the failed saves (16) each 8 × 8 faces of knockout rounds.
+        let mug = prepared(
+            Action::Mug,
+            "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"",
+            "monster = \"ogre\"\naware = false",
+            &RuleOptions::default(),
+        );
+        let count = check(&mug).unwrap().count;
+        assert_eq!(count, walked(&mug).0);
+        assert_eq!(count, 6 + 14 * (4 + 16 * 64), "the hand count of the paths");
+        // A grab of an object held in a bow hand: no first strike, every contest pair a path, ties included.
+        let grab = prepared(
+            Action::GrabObject,
+            "class = \"fighter\"\nstrength = 15",
+            "class = \"fighter\"\nstrength = 15\nweapon = \"long sword\"",
+            &RuleOptions {
+                armed_defender_vs_grabs: false,
+                ..RuleOptions::default()
+            },
+        );
+        assert_eq!(check(&grab).unwrap().count, walked(&grab).0);
+        // A strike on fixed hit points, and a grab after an armed holder's first strike.
+        let strike = prepared(
+            Action::Strike,
+            "class = \"fighter\"\nweapon = { name = \"maul\", damage = \"2d10\", controllable = true }",
+            "monster = \"orc\"\nhp = 7",
+            &RuleOptions::default(),
+        );
+        assert_eq!(check(&strike).unwrap().count, walked(&strike).0);
+        let struck = prepared(
+            Action::GrabObject,
+            "class = \"fighter\"\nstrength = 15",
+            "class = \"fighter\"\nstrength = 15\nweapon = \"dagger\"",
+            &RuleOptions::default(),
+        );
+        assert_eq!(check(&struck).unwrap().count, walked(&struck).0);
+    }
+
+    #[test]
+    fn every_shipped_point_walks_at_most_its_count_within_its_denominator() {
+        // Regions of hit points and of the knockout d100 are counted whole whether or not a value reaches
+        // them, so the count bounds the walk; every path's denominator divides the counted one.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        files.sort();
+        let mut points = 0;
+        for file in files {
+            let scenario = crate::scenario::Scenario::load(&file).unwrap();
+            for point in &scenario.points {
+                let Ok(p) = &point.prepared else { continue };
+                if point.action.is_fight() {
+                    assert_eq!(check(p).err(), Some(NoExact::Fight));
+                    continue;
+                }
+                let counted = check(p).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+                let (paths, denominators) = walked(p);
+                let multiple = counted.denominator.unwrap();
+                assert!(
+                    paths <= counted.count,
+                    "{}: {paths} > {counted:?}",
+                    file.display()
+                );
+                assert!(
+                    denominators.iter().all(|d| multiple.is_multiple_of(*d)),
+                    "{}: a denominator does not divide {multiple}",
+                    file.display()
+                );
+                points += 1;
+            }
+        }
+        assert!(points > 100, "{points} points checked");
+    }
+
+    #[test]
+    fn huge_dice_are_refused_by_their_count_before_any_walk() {
+        // 100d1000 hit points: 1000^100 outcomes. 100d1000 of damage: as many paths. `check` only counts, so
+        // `exact` refusing the same way has walked nothing (a walk of 1000^100 paths would never return).
+        let victim = |hp: &str| format!("class = \"fighter\"\nlevel = 9\nhp = \"{hp}\"");
+        let weapon = |dice: &str| {
+            format!(
+                "class = \"fighter\"\nweapon = {{ name = \"maul\", damage = \"{dice}\", controllable = true }}"
+            )
+        };
+        let hp = prepared(
+            Action::Strike,
+            &weapon("1d8"),
+            &victim("100d1000"),
+            &RuleOptions::default(),
+        );
+        assert_eq!(check(&hp).err(), Some(NoExact::TooManyOutcomes));
+        assert_eq!(
+            exact(&hp, Action::Strike).err(),
+            Some(NoExact::TooManyOutcomes)
+        );
+        let damage = prepared(
+            Action::Strike,
+            &weapon("100d1000"),
+            &victim("1d8"),
+            &RuleOptions::default(),
+        );
+        assert_eq!(check(&damage).err(), Some(NoExact::TooManyOutcomes));
+        assert_eq!(
+            exact(&damage, Action::Strike).err(),
+            Some(NoExact::TooManyOutcomes)
+        );
+        // Damage of 6d20 against fixed hit points fits a u128 but is 1 + 19 × 20^6 paths.
+        let many = prepared(
+            Action::Strike,
+            &format!("{}\nlevel = 12\nstrength = \"18/00\"", weapon("6d20")),
+            "class = \"fighter\"\nac = 10\nhp = 30",
+            &RuleOptions::default(),
+        );
+        let refused = NoExact::TooManyPaths {
+            paths: 1 + 19 * 20u128.pow(6),
+        };
+        assert_eq!(check(&many).err(), Some(refused));
+        assert_eq!(exact(&many, Action::Strike).err(), Some(refused));
+        assert!(refused.to_string().contains("1216000001 ways"), "{refused}");
+    }
+
+    #[test]
+    fn a_point_of_exactly_the_most_paths_is_walked_and_one_more_die_is_refused() {
+        // A strike on a sleeping victim hits without a roll: 7d8 of damage on fixed hit points is
+        // 8^7 = 2^21 paths, all walked; rolled hit points make them three times as many.
+        assert_eq!(8u128.pow(7), MAX_PATHS);
+        let maul = "class = \"fighter\"\nweapon = { name = \"maul\", damage = \"7d8\", controllable = true }";
+        let sleeper = |hp: &str| format!("class = \"fighter\"\nstate = \"asleep\"\nhp = {hp}");
+        let p = prepared(
+            Action::Strike,
+            maul,
+            &sleeper("40"),
+            &RuleOptions::default(),
+        );
+        assert_eq!(check(&p).unwrap().count, MAX_PATHS);
+        let m = exact(&p, Action::Strike).unwrap();
+        assert_eq!(value(&m, "p_hit"), 1.0);
+        // Held back: half of 7d8 (31.5 on average, .5 down), real half of that; the sleeper's 40 hit points
+        // are never reached.
+        assert!(value(&m, "damage") > 15.0 && value(&m, "damage") < 16.0);
+        assert_eq!(value(&m, "p_down"), 0.0);
+        let rolled = prepared(
+            Action::Strike,
+            maul,
+            &sleeper("\"9d10\""),
+            &RuleOptions::default(),
+        );
+        assert_eq!(
+            exact(&rolled, Action::Strike).err(),
+            Some(NoExact::TooManyPaths {
+                paths: 3 * MAX_PATHS
+            })
+        );
+    }
+
     #[test]
     fn fights_have_no_exact_answer() {
         let fight = Prepared::new(
@@ -478,6 +787,6 @@ mod tests {
             &ActionOptions::default(),
         )
         .unwrap();
-        assert!(exact(&fight, Action::Brawl).is_none());
+        assert_eq!(exact(&fight, Action::Brawl).err(), Some(NoExact::Fight));
     }
 }

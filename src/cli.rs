@@ -12,6 +12,7 @@ use crate::engine;
 use crate::export::chart;
 use crate::export::csv::{differences_csv, distributions_csv, summary_csv, tune_csv};
 use crate::export::manifest::{Manifest, manifest_json, rfc3339};
+use crate::export::size;
 use crate::export::summary::{PointSummary, summarize};
 use crate::export::write::{check_writable, write_study};
 use crate::scenario::Scenario;
@@ -107,6 +108,10 @@ struct RunArgs {
     #[arg(long, value_name = "N", requires = "target_error",
           value_parser = clap::value_parser!(u64).range(engine::BLOCK_SIZE..=engine::MAX_TRIALS))]
     max_trials: Option<u64>,
+    /// The most output a scenario may project, in MiB (default 1024): a sweep whose files would be larger is
+    /// refused before it runs.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    max_output: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -194,6 +199,11 @@ fn check(paths: &[PathBuf]) -> Result<()> {
             s.eligible_points()
         )?;
         writeln!(out, "  trials:   {} per point, seed {}", s.trials, s.seed)?;
+        writeln!(
+            out,
+            "  output:   at most {} projected",
+            size::human(size::projected_bytes(s, s.trials))
+        )?;
     }
     Ok(())
 }
@@ -220,6 +230,7 @@ fn run(args: &RunArgs) -> Result<()> {
     if let Some(target) = args.target_error {
         check_target_error(&scenarios, target, args.max_trials)?;
     }
+    check_output_size(&scenarios, args)?;
     for scenario in &scenarios {
         check_writable(&args.out, &scenario.stem).map_err(|e| {
             BadInput::Arguments(format!(
@@ -438,6 +449,33 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
 const DEFAULT_MAX_TRIALS: u64 = 1 << 30;
 
 /// Refuses a `--target-error` that is not a positive finite number, or that no run within
+/// Refuses a scenario whose files would outgrow `--max-output` (their projection at the trials the run may
+/// reach), before any simulation.
+fn check_output_size(scenarios: &[Scenario], args: &RunArgs) -> Result<()> {
+    let most = args
+        .max_output
+        .map_or(size::DEFAULT_MAX_OUTPUT_BYTES, |mib| mib << 20);
+    for s in scenarios {
+        let trials = match args.target_error {
+            Some(_) => args.max_trials.unwrap_or(DEFAULT_MAX_TRIALS),
+            None => s.trials,
+        };
+        let projected = size::projected_bytes(s, trials);
+        if projected > most {
+            return Err(BadInput::Arguments(format!(
+                "{}: its {} points would write up to {} of files, more than --max-output {} MiB; \
+                 sweep fewer values (or split the sweep into several scenarios), or raise --max-output",
+                s.file,
+                s.points.len(),
+                size::human(projected),
+                most >> 20
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
 /// `--max-trials` can reach: even a probability of 0 has a Wilson half-width near z²/(2n), so a
 /// probability headline needs at least z²/(2E) trials.
 fn check_target_error(scenarios: &[Scenario], target: f64, max_trials: Option<u64>) -> Result<()> {

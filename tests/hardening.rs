@@ -207,6 +207,83 @@ fn bad_target_errors_are_refused() {
     );
 }
 
+/// The bytes of every file in a folder.
+fn folder_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .expect("the study folder")
+        .map(|e| e.expect("an entry").metadata().expect("its metadata").len())
+        .sum()
+}
+
+#[test]
+fn output_beyond_its_cap_is_refused_before_the_run() {
+    let scratch = Scratch::new("output_cap");
+    let text = format!(
+        "title = \"t\"\n{MUG_BASE}\n[sweep]\n\"attacker.level\" = {{ from = 1, to = 20 }}\n\
+         \"victim.hit_dice\" = {{ from = 1, to = 20 }}\n"
+    );
+    let file = scratch.write("cap.toml", &text);
+    let out = scratch.out();
+    // `check` tells the projection; a run writes no more than it.
+    let o = subdual([Path::new("check"), file.as_path()]);
+    assert_success(&o);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(said.contains("output:   at most"), "{said}");
+    let o = run_quiet(&file, &out, &[]);
+    assert_success(&o);
+    let written = folder_bytes(&out.join("cap"));
+    let o = run_quiet(&file, &out, &["--max-output", "1"]);
+    assert!(written < 1 << 20, "the sweep writes {written} bytes");
+    // Under a MiB written, but projected above it: the cap is a projection, made before anything runs.
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+    for w in [
+        "cap.toml",
+        "400 points",
+        "--max-output 1 MiB",
+        "sweep fewer values",
+    ] {
+        assert!(stderr(&o).contains(w), "missing `{w}`: {}", describe(&o));
+    }
+    assert_eq!(
+        folder_bytes(&out.join("cap")),
+        written,
+        "the old folder stays"
+    );
+    let o = run_quiet(&file, &out, &["--max-output", "64"]);
+    assert_success(&o);
+}
+
+#[test]
+fn shipped_studies_write_no_more_than_check_projects() {
+    let scratch = Scratch::new("projections");
+    let out = scratch.out();
+    for name in ["take-the-sentry-alive", "subdue-ogre", "sap-sentry"] {
+        let file = repo().join("scenarios").join(format!("{name}.toml"));
+        let o = subdual([Path::new("check"), file.as_path()]);
+        assert_success(&o);
+        let said = String::from_utf8_lossy(&o.stdout).into_owned();
+        let projected = said
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("output:   at most "))
+            .and_then(|l| l.strip_suffix(" projected"))
+            .unwrap_or_else(|| panic!("no projection in {said}"));
+        let (number, unit) = projected.split_once(' ').expect("a number and a unit");
+        let scale = match unit {
+            "KiB" => 1024.0,
+            "MiB" => 1024.0 * 1024.0,
+            other => panic!("unexpected unit {other}"),
+        };
+        let projected = number.parse::<f64>().expect("a number") * scale;
+        // The trials only shrink the distributions, so a short run is bounded by the file's projection.
+        assert_success(&run_quiet(&file, &out, &["--trials", "5000"]));
+        let written = folder_bytes(&out.join(name)) as f64;
+        assert!(
+            written <= projected,
+            "{name}: {written} written > {projected} projected"
+        );
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_path_that_is_not_utf8_is_an_error_not_a_panic() {

@@ -4,5 +4,6 @@
 pub mod chart;
 pub mod csv;
 pub mod manifest;
+pub mod size;
 pub mod summary;
 pub mod write;

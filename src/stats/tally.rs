@@ -74,6 +74,11 @@ impl Histogram {
         self.counts.iter().sum()
     }
 
+    /// How many values it holds room for (an upper bound on its distinct values only when its range was).
+    pub fn bins(&self) -> usize {
+        self.counts.len()
+    }
+
     /// The values seen, ascending, with their counts (values never seen are left out).
     pub fn iter(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
         self.counts

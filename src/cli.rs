@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::engine;
 use crate::export::chart;
 use crate::export::csv::{differences_csv, distributions_csv, summary_csv, tune_csv};
-use crate::export::manifest::{Manifest, manifest_json, rfc3339};
+use crate::export::manifest::{Manifest, manifest_json, rfc3339, written_files};
 use crate::export::size;
 use crate::export::summary::{PointSummary, summarize};
 use crate::export::write::{check_writable, write_study};
@@ -377,21 +377,6 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
     };
     let elapsed = clock.elapsed().as_secs_f64();
     let mut chart_seconds = 0.0;
-    let manifest = Manifest {
-        tool: "subdual".to_string(),
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        scenario: scenario.file.clone(),
-        scenario_sha256: scenario.sha256.clone(),
-        seed: scenario.seed,
-        trials,
-        block_size: engine::BLOCK_SIZE,
-        threads,
-        variants: scenario.variants.clone(),
-        points: scenario.points.len(),
-        started: rfc3339(started),
-        elapsed_s: elapsed,
-        command: command.to_string(),
-    };
     let mut files = vec![
         (
             "summary.csv".to_string(),
@@ -414,7 +399,6 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
             tune_csv(scenario, &tuned, args.exact),
         ));
     }
-    files.push(("manifest.json".to_string(), manifest_json(&manifest)));
     if !args.no_charts {
         let drawn = Instant::now();
         files.extend(
@@ -423,6 +407,23 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         );
         chart_seconds = drawn.elapsed().as_secs_f64();
     }
+    let manifest = Manifest {
+        tool: "subdual".to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        scenario: scenario.file.clone(),
+        scenario_sha256: scenario.sha256.clone(),
+        seed: scenario.seed,
+        trials,
+        block_size: engine::BLOCK_SIZE,
+        threads,
+        variants: scenario.variants.clone(),
+        points: scenario.points.len(),
+        files: written_files(&files),
+        started: rfc3339(started),
+        elapsed_s: elapsed,
+        command: command.to_string(),
+    };
+    files.push(("manifest.json".to_string(), manifest_json(&manifest)));
     let dir = write_study(&args.out, &scenario.stem, &files, false).with_context(|| {
         format!(
             "cannot write the results to {}",

@@ -25,6 +25,7 @@
 
 pub mod cli;
 pub mod dice;
+pub mod digest;
 pub mod engine;
 pub mod export;
 pub mod reference;

@@ -79,7 +79,7 @@ fn json_string(manifest: &Json, key: &str) -> String {
 }
 
 /// The manifest keys of docs/scenarios.md, in order.
-const MANIFEST_KEYS: [&str; 13] = [
+const MANIFEST_KEYS: [&str; 14] = [
     "tool",
     "version",
     "scenario",
@@ -90,6 +90,7 @@ const MANIFEST_KEYS: [&str; 13] = [
     "threads",
     "variants",
     "points",
+    "files",
     "started",
     "elapsed_s",
     "command",
@@ -488,6 +489,32 @@ fn manifest_records_the_run() {
         ]))
     );
     assert_eq!(json_number(&m, "points"), "6");
+    // Every other file of the folder, by name, with its size and digest; nothing else.
+    let Some(Json::Array(listed)) = m.get("files") else {
+        panic!("`files` must be an array:\n{text}");
+    };
+    let mut on_disk: Vec<String> = std::fs::read_dir(out.join("three"))
+        .expect("the study folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n != "manifest.json")
+        .collect();
+    on_disk.sort();
+    let names: Vec<String> = listed.iter().map(|f| json_string(f, "name")).collect();
+    assert_eq!(names, on_disk, "{text}");
+    for f in listed {
+        let bytes =
+            std::fs::read(out.join("three").join(json_string(f, "name"))).expect("a listed file");
+        assert_eq!(json_number(f, "bytes"), bytes.len().to_string());
+        assert_eq!(
+            json_string(f, "sha256"),
+            subdual::digest::sha256_hex(&bytes)
+        );
+    }
     let started = json_string(&m, "started");
     let b = started.as_bytes();
     assert!(

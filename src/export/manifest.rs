@@ -25,12 +25,39 @@ pub struct Manifest {
     pub variants: Vec<String>,
     /// Points in all (variants × sweep points).
     pub points: usize,
+    /// Every other file the run wrote, by name, with its SHA-256.
+    pub files: Vec<WrittenFile>,
     /// When the run started (RFC 3339, UTC).
     pub started: String,
     /// Seconds the run took.
     pub elapsed_s: f64,
     /// The command line.
     pub command: String,
+}
+
+/// A file of the study folder, as the manifest lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WrittenFile {
+    /// Its name in the study folder.
+    pub name: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// SHA-256 of its bytes.
+    pub sha256: String,
+}
+
+/// The manifest's list of `files`, by name.
+pub fn written_files(files: &[(String, Vec<u8>)]) -> Vec<WrittenFile> {
+    let mut listed: Vec<WrittenFile> = files
+        .iter()
+        .map(|(name, bytes)| WrittenFile {
+            name: name.clone(),
+            bytes: bytes.len() as u64,
+            sha256: crate::digest::sha256_hex(bytes),
+        })
+        .collect();
+    listed.sort_by(|a, b| a.name.cmp(&b.name));
+    listed
 }
 
 /// The manifest as pretty JSON with a final newline.
@@ -95,6 +122,10 @@ mod tests {
             threads: 2,
             variants: vec!["base".into()],
             points: 3,
+            files: written_files(&[
+                ("summary.csv".into(), b"abc".to_vec()),
+                ("a.svg".into(), Vec::new()),
+            ]),
             started: "2026-11-29T16:32:10Z".into(),
             elapsed_s: 0.5,
             command: "subdual run s.toml".into(),
@@ -111,6 +142,7 @@ mod tests {
             "threads",
             "variants",
             "points",
+            "files",
             "started",
             "elapsed_s",
             "command",
@@ -120,5 +152,12 @@ mod tests {
             .map(|k| text.find(&format!("\"{k}\"")).unwrap())
             .collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
+        // Files by name, each with its size and digest.
+        let a = text.find("\"a.svg\"").unwrap();
+        let s = text.find("\"summary.csv\"").unwrap();
+        assert!(a < s, "{text}");
+        assert!(text.contains(
+            "\"bytes\": 3,\n      \"sha256\": \"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\""
+        ), "{text}");
     }
 }

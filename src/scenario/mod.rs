@@ -15,7 +15,6 @@ use std::io::Read;
 use std::path::Path;
 
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use toml::{Table, Value};
 
 use crate::rules::action::{Action, ActionOptionsSpec, Prepared};
@@ -394,10 +393,7 @@ impl Builder<'_> {
         Ok(Scenario {
             file: self.source.file().to_string(),
             stem: stem.to_string(),
-            sha256: Sha256::digest(bytes)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect(),
+            sha256: crate::digest::sha256_hex(bytes),
             title,
             action,
             actions,

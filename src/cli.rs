@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::engine;
 use crate::export::chart;
 use crate::export::csv::{differences_csv, distributions_csv, summary_csv, tune_csv};
-use crate::export::manifest::{Manifest, manifest_json, rfc3339, written_files};
+use crate::export::manifest::{Manifest, RunInfo, pretty_json, rfc3339, written_files};
 use crate::export::size;
 use crate::export::summary::{PointSummary, summarize};
 use crate::export::write::{check_writable, write_study};
@@ -415,15 +415,19 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         seed: scenario.seed,
         trials,
         block_size: engine::BLOCK_SIZE,
-        threads,
         variants: scenario.variants.clone(),
         points: scenario.points.len(),
         files: written_files(&files),
+    };
+    let run = RunInfo {
+        threads,
         started: rfc3339(started),
         elapsed_s: elapsed,
         command: command.to_string(),
+        shards: Vec::new(),
     };
-    files.push(("manifest.json".to_string(), manifest_json(&manifest)));
+    files.push(("manifest.json".to_string(), pretty_json(&manifest)));
+    files.push(("run.json".to_string(), pretty_json(&run)));
     let dir = write_study(&args.out, &scenario.stem, &files, false).with_context(|| {
         format!(
             "cannot write the results to {}",

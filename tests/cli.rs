@@ -79,7 +79,7 @@ fn json_string(manifest: &Json, key: &str) -> String {
 }
 
 /// The manifest keys of docs/scenarios.md, in order.
-const MANIFEST_KEYS: [&str; 14] = [
+const MANIFEST_KEYS: [&str; 10] = [
     "tool",
     "version",
     "scenario",
@@ -87,17 +87,25 @@ const MANIFEST_KEYS: [&str; 14] = [
     "seed",
     "trials",
     "block_size",
-    "threads",
     "variants",
     "points",
     "files",
-    "started",
-    "elapsed_s",
-    "command",
 ];
+
+/// The run.json keys of docs/scenarios.md, in order.
+const RUN_KEYS: [&str; 5] = ["threads", "started", "elapsed_s", "command", "shards"];
 
 /// Parses manifest.json and checks that it has exactly the keys of docs/scenarios.md, in order.
 fn read_manifest(path: &Path) -> Json {
+    read_keys(path, &MANIFEST_KEYS)
+}
+
+/// Parses run.json and checks that it has exactly the keys of docs/scenarios.md, in order.
+fn read_run(path: &Path) -> Json {
+    read_keys(path, &RUN_KEYS)
+}
+
+fn read_keys(path: &Path, expected: &[&str]) -> Json {
     let text = read(path);
     let json =
         parse_json(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}\n{text}", path.display()));
@@ -105,7 +113,7 @@ fn read_manifest(path: &Path) -> Json {
         panic!("{} must be a JSON object:\n{text}", path.display());
     };
     let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(keys, MANIFEST_KEYS, "{}", path.display());
+    assert_eq!(keys, expected, "{}", path.display());
     json
 }
 
@@ -133,7 +141,12 @@ fn every_shipped_scenario_runs_and_writes_valid_outputs() {
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
-        for name in ["distributions.csv", "manifest.json", "summary.csv"] {
+        for name in [
+            "distributions.csv",
+            "manifest.json",
+            "run.json",
+            "summary.csv",
+        ] {
             assert!(
                 names.iter().any(|n| n == name),
                 "{what}: no {name} in {names:?}"
@@ -480,7 +493,9 @@ fn manifest_records_the_run() {
     assert_eq!(json_number(&m, "seed"), "42");
     assert_eq!(json_number(&m, "trials"), "2345");
     assert_eq!(json_number(&m, "block_size"), "65536");
-    assert_eq!(json_number(&m, "threads"), "3");
+    let run = read_run(&out.join("three/run.json"));
+    assert_eq!(json_number(&run, "threads"), "3");
+    assert_eq!(run.get("shards"), Some(&Json::Array(Vec::new())));
     assert_eq!(
         m.get("variants"),
         Some(&Json::Array(vec![
@@ -501,7 +516,7 @@ fn manifest_records_the_run() {
                 .to_string_lossy()
                 .into_owned()
         })
-        .filter(|n| n != "manifest.json")
+        .filter(|n| !["manifest.json", "run.json", "report.html"].contains(&n.as_str()))
         .collect();
     on_disk.sort();
     let names: Vec<String> = listed.iter().map(|f| json_string(f, "name")).collect();
@@ -515,7 +530,7 @@ fn manifest_records_the_run() {
             subdual::digest::sha256_hex(&bytes)
         );
     }
-    let started = json_string(&m, "started");
+    let started = json_string(&run, "started");
     let b = started.as_bytes();
     assert!(
         b.len() == 20
@@ -528,9 +543,9 @@ fn manifest_records_the_run() {
             && started[..4].parse::<u32>().is_ok_and(|y| y >= 2024),
         "started `{started}` must be RFC 3339 UTC"
     );
-    let elapsed: f64 = json_number(&m, "elapsed_s").parse().unwrap_or(-1.0);
+    let elapsed: f64 = json_number(&run, "elapsed_s").parse().unwrap_or(-1.0);
     assert!((0.0..600.0).contains(&elapsed), "elapsed_s {elapsed}");
-    let command = json_string(&m, "command");
+    let command = json_string(&run, "command");
     for part in ["run", "--trials 2345", "--threads 3", "--seed 42"] {
         assert!(command.contains(part), "command `{command}` lacks `{part}`");
     }
@@ -560,7 +575,8 @@ fn manifest_threads_default_to_all_cores() {
     assert_success(&run_quiet(&file, &out, &[]));
     let m = read_manifest(&out.join("three/manifest.json"));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    assert_eq!(json_number(&m, "threads"), cores.to_string());
+    let run = read_run(&out.join("three/run.json"));
+    assert_eq!(json_number(&run, "threads"), cores.to_string());
     assert_eq!(json_number(&m, "seed"), "5", "the file's seed");
     assert_eq!(json_number(&m, "trials"), "2000", "the file's trials");
 }

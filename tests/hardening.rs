@@ -318,7 +318,12 @@ fn a_run_writes_the_folder_afresh() {
     assert_success(&run_quiet(&file, &out, &["--no-charts"]));
     assert_eq!(
         listing(&dir),
-        ["distributions.csv", "manifest.json", "summary.csv"]
+        [
+            "distributions.csv",
+            "manifest.json",
+            "run.json",
+            "summary.csv"
+        ]
     );
     // `exact` adds its file to the run's.
     let o = subdual([
@@ -334,6 +339,7 @@ fn a_run_writes_the_folder_afresh() {
             "distributions.csv",
             "exact.csv",
             "manifest.json",
+            "run.json",
             "summary.csv"
         ]
     );

@@ -1,4 +1,6 @@
-//! `manifest.json`: what was run, with what, and when, so a result can be traced and reproduced.
+//! `manifest.json`: what was run and what it produced, identical for identical inputs (so a merge of shards
+//! reproduces it byte for byte); `run.json`: how this particular run went (threads, times, command, shards),
+//! which differs from run to run (docs/scenarios.md "Outputs").
 
 use serde::Serialize;
 
@@ -19,21 +21,53 @@ pub struct Manifest {
     pub trials: u64,
     /// Trials per block (part of the reproducibility contract).
     pub block_size: u64,
-    /// Worker threads.
-    pub threads: usize,
     /// Variant names.
     pub variants: Vec<String>,
     /// Points in all (variants × sweep points).
     pub points: usize,
-    /// Every other file the run wrote, by name, with its SHA-256.
+    /// Every file the run wrote but this one and the two that describe the run itself (`run.json`,
+    /// `report.html`), by name, with its SHA-256.
     pub files: Vec<WrittenFile>,
-    /// When the run started (RFC 3339, UTC).
+}
+
+/// `run.json`'s keys, in docs/scenarios.md order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunInfo {
+    /// Worker threads (of this command; each shard's are in `shards`).
+    pub threads: usize,
+    /// When the command started (RFC 3339, UTC).
     pub started: String,
-    /// Seconds the run took.
+    /// Seconds it took.
     pub elapsed_s: f64,
     /// The command line.
     pub command: String,
+    /// The shards merged, in order (empty for a single run).
+    pub shards: Vec<ShardInfo>,
 }
+
+/// One merged shard, as `run.json` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct ShardInfo {
+    /// The part file's name.
+    pub file: String,
+    /// Its shard index (0-based) and count.
+    pub shard: u64,
+    /// How many shards the study was split into.
+    pub of: u64,
+    /// The work items it ran (start inclusive, end exclusive).
+    pub items: [u64; 2],
+    /// Its worker threads.
+    pub threads: usize,
+    /// When it started.
+    pub started: String,
+    /// Seconds it took.
+    pub elapsed_s: f64,
+    /// Its command line.
+    pub command: String,
+}
+
+/// The files that describe one run rather than its results: left out of the manifest's `files`.
+pub const RUN_FILES: [&str; 2] = ["run.json", "report.html"];
 
 /// A file of the study folder, as the manifest lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -46,10 +80,11 @@ pub struct WrittenFile {
     pub sha256: String,
 }
 
-/// The manifest's list of `files`, by name.
+/// The manifest's list of `files`, by name (without [`RUN_FILES`]).
 pub fn written_files(files: &[(String, Vec<u8>)]) -> Vec<WrittenFile> {
     let mut listed: Vec<WrittenFile> = files
         .iter()
+        .filter(|(name, _)| !RUN_FILES.contains(&name.as_str()))
         .map(|(name, bytes)| WrittenFile {
             name: name.clone(),
             bytes: bytes.len() as u64,
@@ -60,9 +95,9 @@ pub fn written_files(files: &[(String, Vec<u8>)]) -> Vec<WrittenFile> {
     listed
 }
 
-/// The manifest as pretty JSON with a final newline.
-pub fn manifest_json(m: &Manifest) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(m).unwrap_or_default();
+/// A value as pretty JSON with a final newline (`manifest.json`, `run.json`).
+pub fn pretty_json(value: &impl Serialize) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
     bytes.push(b'\n');
     bytes
 }
@@ -110,7 +145,7 @@ mod tests {
     }
 
     #[test]
-    fn the_manifest_has_every_key_in_order() {
+    fn the_manifest_has_every_key_in_order_and_nothing_of_the_run() {
         let m = Manifest {
             tool: "subdual".into(),
             version: "0.1.0".into(),
@@ -119,18 +154,16 @@ mod tests {
             seed: 1,
             trials: 2,
             block_size: 65536,
-            threads: 2,
             variants: vec!["base".into()],
             points: 3,
             files: written_files(&[
                 ("summary.csv".into(), b"abc".to_vec()),
                 ("a.svg".into(), Vec::new()),
+                ("run.json".into(), b"{}".to_vec()),
+                ("report.html".into(), b"<html>".to_vec()),
             ]),
-            started: "2026-11-29T16:32:10Z".into(),
-            elapsed_s: 0.5,
-            command: "subdual run s.toml".into(),
         };
-        let text = String::from_utf8(manifest_json(&m)).unwrap();
+        let text = String::from_utf8(pretty_json(&m)).unwrap();
         let keys = [
             "tool",
             "version",
@@ -139,25 +172,49 @@ mod tests {
             "seed",
             "trials",
             "block_size",
-            "threads",
             "variants",
             "points",
             "files",
-            "started",
-            "elapsed_s",
-            "command",
         ];
         let positions: Vec<usize> = keys
             .iter()
             .map(|k| text.find(&format!("\"{k}\"")).unwrap())
             .collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
-        // Files by name, each with its size and digest.
+        // Files by name, each with its size and digest; the run's own files are not among them.
         let a = text.find("\"a.svg\"").unwrap();
         let s = text.find("\"summary.csv\"").unwrap();
         assert!(a < s, "{text}");
         assert!(text.contains(
             "\"bytes\": 3,\n      \"sha256\": \"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\""
         ), "{text}");
+        for run in [
+            "run.json",
+            "report.html",
+            "started",
+            "threads",
+            "elapsed_s",
+            "command",
+        ] {
+            assert!(!text.contains(run), "{run} in {text}");
+        }
+    }
+
+    #[test]
+    fn run_json_has_every_key_in_order() {
+        let r = RunInfo {
+            threads: 2,
+            started: "2026-11-29T16:32:10Z".into(),
+            elapsed_s: 0.5,
+            command: "subdual run s.toml".into(),
+            shards: Vec::new(),
+        };
+        let text = String::from_utf8(pretty_json(&r)).unwrap();
+        let keys = ["threads", "started", "elapsed_s", "command", "shards"];
+        let positions: Vec<usize> = keys
+            .iter()
+            .map(|k| text.find(&format!("\"{k}\"")).unwrap())
+            .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
     }
 }

@@ -31,6 +31,7 @@ pub mod export;
 pub mod reference;
 pub mod rules;
 pub mod scenario;
+pub mod shard;
 pub mod stats;
 pub mod study;
 pub mod suggest;

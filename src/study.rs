@@ -21,10 +21,17 @@ pub struct Results {
 
 /// Runs every point of `scenario` for `trials` trials.
 pub fn run(scenario: &Scenario, trials: u64, progress: &(dyn Fn(u64) + Sync)) -> Results {
+    let results = engine::run_groups(&groups(scenario), trials, scenario.seed, progress);
+    results_of(scenario, results)
+}
+
+/// The engine groups of a run, one per sweep point: every variant at that point, paired as the scenario's
+/// pairings say. A shard runs its share of these (src/shard.rs), so they are defined once, here.
+pub fn groups(scenario: &Scenario) -> Vec<Group<'_>> {
     let grid = scenario.grid();
     let variants = scenario.variants.len();
     let prepared = |i: usize| scenario.points[i].prepared.as_ref().ok();
-    let groups: Vec<Group<'_>> = (0..grid)
+    (0..grid)
         .map(|g| Group {
             points: (0..variants).map(|v| prepared(v * grid + g)).collect(),
             pairs: scenario
@@ -33,8 +40,12 @@ pub fn run(scenario: &Scenario, trials: u64, progress: &(dyn Fn(u64) + Sync)) ->
                 .map(|p| (p.variant, scenario.baseline, p.comparisons.as_slice()))
                 .collect(),
         })
-        .collect();
-    let results = engine::run_groups(&groups, trials, scenario.seed, progress);
+        .collect()
+}
+
+/// The results of [`groups`], one per sweep point in order, as the run's tallies and joint tallies.
+pub fn results_of(scenario: &Scenario, results: Vec<engine::GroupResult>) -> Results {
+    let grid = scenario.grid();
     let mut tallies = vec![None; scenario.points.len()];
     let mut joints = vec![vec![None; grid]; scenario.pairings.len()];
     for (g, result) in results.into_iter().enumerate() {

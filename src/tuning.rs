@@ -213,6 +213,14 @@ fn evaluate(
     }
 }
 
+/// One candidate of one tune: `(tune, row, value)` indices.
+pub type Candidate = (usize, usize, usize);
+
+/// What gives the search its evaluations: the candidates asked for, with their engine groups
+/// ([`candidate_group`]), in, one result per candidate out. A run runs the groups; a merge of shards looks
+/// the candidates up in the shards' tallies (every candidate was run there, src/shard.rs).
+pub type Evaluate<'e> = dyn Fn(&[Candidate], &[Group<'_>]) -> Vec<engine::GroupResult> + 'e;
+
 /// Solves every tune of a scenario on its seed and `trials`; `summaries` are the run's (the matched
 /// variant's targets come from them). `progress` counts trials as the engine does.
 pub fn solve(
@@ -222,21 +230,60 @@ pub fn solve(
     with_exact: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<Vec<TunePoint>> {
-    scenario
-        .tunes
-        .iter()
-        .map(|tune| solve_one(scenario, tune, summaries, trials, with_exact, progress))
+    solve_with(scenario, summaries, with_exact, &|_, groups| {
+        engine::run_groups(groups, trials, scenario.seed, progress)
+    })
+}
+
+/// [`solve`] with the candidates' results from `results_of`.
+pub fn solve_with(
+    scenario: &Scenario,
+    summaries: &[PointSummary<'_>],
+    with_exact: bool,
+    results_of: &Evaluate<'_>,
+) -> Vec<Vec<TunePoint>> {
+    (0..scenario.tunes.len())
+        .map(|t| solve_one(scenario, t, summaries, with_exact, results_of))
         .collect()
+}
+
+/// Every candidate of every tune, in order: what a study split into shards runs besides its points.
+pub fn candidates(scenario: &Scenario) -> Vec<Candidate> {
+    let mut all = Vec::new();
+    for (t, tune) in scenario.tunes.iter().enumerate() {
+        for (row, r) in tune.rows.iter().enumerate() {
+            all.extend((0..r.candidates.len()).map(|k| (t, row, k)));
+        }
+    }
+    all
+}
+
+/// The engine group of a candidate: the candidate's point, and for a tune matched to a variant the
+/// matched point too, paired on the tune's comparison.
+pub fn candidate_group(scenario: &Scenario, (t, row, k): Candidate) -> Group<'_> {
+    let tune = &scenario.tunes[t];
+    let mut points = vec![tune.rows[row].candidates[k].as_ref().ok()];
+    let mut pairs = Vec::new();
+    if let Target::Variant {
+        variant,
+        comparison,
+    } = &tune.target
+    {
+        let matched = variant * scenario.grid() + tune.rows[row].grid_point;
+        points.push(scenario.points[matched].prepared.as_ref().ok());
+        pairs.push((0, 1, std::slice::from_ref(comparison)));
+    }
+    Group { points, pairs }
 }
 
 fn solve_one(
     scenario: &Scenario,
-    tune: &Tune,
+    t: usize,
     summaries: &[PointSummary<'_>],
-    trials: u64,
     with_exact: bool,
-    progress: &(dyn Fn(u64) + Sync),
+    results_of: &Evaluate<'_>,
 ) -> Vec<TunePoint> {
+    let tune = &scenario.tunes[t];
     let grid = scenario.grid();
     let n = tune.values.len();
     let (comparison, matched_variant) = match &tune.target {
@@ -249,7 +296,6 @@ fn solve_one(
     let matched_index = |row: usize| matched_variant.map(|v| v * grid + tune.rows[row].grid_point);
     let matched_point =
         |row: usize| matched_index(row).and_then(|i| scenario.points[i].prepared.as_ref().ok());
-    let comparisons: Vec<Comparison> = comparison.into_iter().collect();
     let mut evaluated: Vec<BTreeMap<usize, Eval>> = vec![BTreeMap::new(); tune.rows.len()];
     let mut answers: Vec<Option<Answer>> = vec![None; tune.rows.len()];
     loop {
@@ -266,19 +312,12 @@ fn solve_one(
         if requests.is_empty() {
             break;
         }
-        let groups: Vec<Group<'_>> = requests
+        let asked: Vec<Candidate> = requests.iter().map(|&(row, k)| (t, row, k)).collect();
+        let groups: Vec<Group<'_>> = asked
             .iter()
-            .map(|&(row, k)| {
-                let mut points = vec![tune.rows[row].candidates[k].as_ref().ok()];
-                let mut pairs = Vec::new();
-                if matched_variant.is_some() {
-                    points.push(matched_point(row));
-                    pairs.push((0, 1, comparisons.as_slice()));
-                }
-                Group { points, pairs }
-            })
+            .map(|&c| candidate_group(scenario, c))
             .collect();
-        let results = engine::run_groups(&groups, trials, scenario.seed, progress);
+        let results = results_of(&asked, &groups);
         for (&(row, k), result) in requests.iter().zip(&results) {
             let summary_index = matched_index(row).unwrap_or(0);
             let e = evaluate(

@@ -104,8 +104,8 @@ pub struct Group<'a> {
     pub pairs: Vec<(usize, usize, &'a [Comparison])>,
 }
 
-/// What a group produced.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What a group produced (all integers, so a shard's part file carries it exactly).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GroupResult {
     /// One tally per point (`None` for an ineligible one).
     pub tallies: Vec<Option<Tally>>,
@@ -140,7 +140,8 @@ impl GroupResult {
         }
     }
 
-    fn add(&mut self, other: &GroupResult) {
+    /// Adds another partial result of the same group (exact integer sums).
+    pub fn add(&mut self, other: &GroupResult) {
         for (x, y) in self.tallies.iter_mut().zip(&other.tallies) {
             if let (Some(x), Some(y)) = (x, y) {
                 *x += y;
@@ -242,14 +243,24 @@ struct Item {
 /// round, and because merges are exact additions ([`crate::stats::Tally`]) the split never shows in the
 /// results.
 fn plan(groups: usize, blocks: u64, threads: usize) -> Vec<Item> {
-    let wanted = ITEMS_PER_THREAD * threads.max(1);
-    // At least one item per group, even without blocks (zero trials), so every group has a result.
-    let runs = (wanted.div_ceil(groups.max(1)) as u64).clamp(1, blocks.max(1));
-    (0..groups)
-        .flat_map(|group| {
+    plan_ranges(&vec![0..blocks; groups], threads)
+}
+
+/// [`plan`] for given block ranges, one per entry (a shard's share of its groups): each range split into
+/// as many runs as keep `threads` busy; an item's `group` is the index of its range.
+fn plan_ranges(ranges: &[Range<u64>], threads: usize) -> Vec<Item> {
+    let wanted = (ITEMS_PER_THREAD * threads.max(1)).div_ceil(ranges.len().max(1)) as u64;
+    ranges
+        .iter()
+        .enumerate()
+        .flat_map(|(group, range)| {
+            let blocks = range.end - range.start;
+            // At least one item per range, even without blocks (zero trials), so every one has a result.
+            let runs = wanted.clamp(1, blocks.max(1));
+            let start = range.start;
             (0..runs).map(move |r| Item {
                 group,
-                blocks: r * blocks / runs..(r + 1) * blocks / runs,
+                blocks: start + r * blocks / runs..start + (r + 1) * blocks / runs,
             })
         })
         .collect()
@@ -323,6 +334,21 @@ pub fn run_groups(
     let blocks = trials.div_ceil(BLOCK_SIZE);
     let items = plan(groups.len(), blocks, rayon::current_num_threads());
     run_items(groups, &items, trials, seed, progress)
+}
+
+/// Runs blocks `range` of group `group` for each `(group, range)` of `ranges` (a shard's share of the
+/// study): one partial result per entry, which adds exactly to the other shards' partials of that group.
+pub fn run_ranges(
+    groups: &[Group<'_>],
+    ranges: &[(usize, Range<u64>)],
+    trials: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<GroupResult> {
+    let picked: Vec<Group<'_>> = ranges.iter().map(|(g, _)| groups[*g].clone()).collect();
+    let blocks: Vec<Range<u64>> = ranges.iter().map(|(_, r)| r.clone()).collect();
+    let items = plan_ranges(&blocks, rayon::current_num_threads());
+    run_items(&picked, &items, trials, seed, progress)
 }
 
 /// Runs `trials` trials of every point, each on its own (no pairs): the tallies in order.

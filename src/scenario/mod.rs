@@ -146,6 +146,8 @@ pub struct Scenario {
     pub stem: String,
     /// SHA-256 of the file's bytes, for the manifest.
     pub sha256: String,
+    /// The file as written (a shard's part carries it, so a merge rebuilds the very same study).
+    pub text: String,
     /// Title for charts and tables.
     pub title: String,
     /// The file's action (a variant may set its own: [`Point::action`], [`Scenario::actions`]).
@@ -394,6 +396,7 @@ impl Builder<'_> {
             file: self.source.file().to_string(),
             stem: stem.to_string(),
             sha256: crate::digest::sha256_hex(bytes),
+            text: String::from_utf8_lossy(bytes).into_owned(),
             title,
             action,
             actions,

@@ -218,7 +218,7 @@ pub fn baseline_metric_problem(action: Action, baseline: Action, name: &str) -> 
 
 /// Joint sums of one comparison over the trials where both quantities exist. For two counters only `both`
 /// and `product` (the trials where both happened) are kept: each side's own count is in its tally.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cross {
     both: u64,
     a_where_b: i128,
@@ -236,7 +236,7 @@ impl AddAssign<&Cross> for Cross {
 }
 
 /// The joint tally of a variant and the baseline at one sweep point: one [`Cross`] per comparison.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Joint {
     /// Paired trials.
     pub trials: u64,

@@ -6,8 +6,9 @@
 
 use std::ops::AddAssign;
 
-/// Counts of each whole-number value of one quantity (knockout rounds, damage, contest rolls).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Counts of each whole-number value of one quantity (knockout rounds, damage, contest rolls). Serialized
+/// into a shard's part file (src/shard.rs), which is why its integers are its whole state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Histogram {
     /// The value counted by `counts[0]`.
     min: i64,
@@ -128,7 +129,7 @@ pub const HISTOGRAMS: usize = 2;
 
 /// Everything a block of trials of one point produced. What each slot means is decided by the action's
 /// metric table (`stats::metrics`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     /// Trials run.
     pub trials: u64,

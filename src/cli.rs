@@ -11,12 +11,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::engine;
 use crate::export::chart;
 use crate::export::csv::{differences_csv, distributions_csv, summary_csv, tune_csv};
-use crate::export::manifest::{Manifest, RunInfo, pretty_json, rfc3339, written_files};
+use crate::export::manifest::{Manifest, RunInfo, ShardInfo, pretty_json, rfc3339, written_files};
 use crate::export::size;
 use crate::export::summary::{PointSummary, summarize};
-use crate::export::write::{check_writable, write_study};
+use crate::export::write::{check_writable, write_part, write_study};
 use crate::scenario::Scenario;
 use crate::scenario::locate::ScenarioError;
+use crate::shard;
 use crate::stats::metrics;
 use crate::{study, tuning};
 
@@ -30,6 +31,11 @@ pub enum BadInput {
     #[error("{0}")]
     Arguments(String),
 }
+
+/// `merge --check` found shards missing: exit code 3, so a script resubmits only those.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Incomplete(pub String);
 
 /// subdual: Monte Carlo balance simulator for non-lethal combat house rules (AD&D 2e).
 #[derive(Debug, Parser)]
@@ -58,6 +64,8 @@ enum Command {
         #[arg(long, default_value = "output")]
         out: PathBuf,
     },
+    /// Merge the part files of a study's shards into exactly what one `run` writes.
+    Merge(MergeArgs),
     /// Print the catalog: weapons, monsters, races or classes (all when none is named).
     Catalog {
         /// Which part.
@@ -90,15 +98,8 @@ struct RunArgs {
     /// Worker threads (default: all cores). Results never depend on it.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
-    /// Print nothing but errors and warnings.
-    #[arg(long)]
-    quiet: bool,
-    /// Skip the charts.
-    #[arg(long)]
-    no_charts: bool,
-    /// Add an `exact` column to summary.csv (single actions), drawn as a dashed line on line charts.
-    #[arg(long)]
-    exact: bool,
+    #[command(flatten)]
+    shown: Shown,
     /// Instead of a fixed trial count, double the trials (from one block) until every headline metric's
     /// interval half-width is at most E, such as 0.001.
     #[arg(long, value_name = "E", conflicts_with = "trials")]
@@ -112,6 +113,41 @@ struct RunArgs {
     /// refused before it runs.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     max_output: Option<u64>,
+    /// Run only shard I (0-based) of N and write its part file, DIR/<stem>/parts/part-I-of-N.json, for
+    /// `merge`; `auto/N` takes I from the scheduler (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX,
+    /// SGE_TASK_ID - 1).
+    #[arg(long, value_name = "I/N", conflicts_with = "target_error")]
+    shard: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// Part files, or folders of them (DIR/<stem>/parts).
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
+    /// Only check: list missing shards as Slurm's --array= takes them (exit code 3 when any is missing).
+    #[arg(long)]
+    check: bool,
+    /// Output folder (default: the one the parts are in, DIR of DIR/<stem>/parts, else `output`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    shown: Shown,
+}
+
+/// What a study's files and terminal show: the options `run` and `merge` share, so that a merge can write
+/// what a run with the same options writes.
+#[derive(Debug, Clone, Copy, clap::Args)]
+struct Shown {
+    /// Print nothing but errors and warnings.
+    #[arg(long)]
+    quiet: bool,
+    /// Skip the charts.
+    #[arg(long)]
+    no_charts: bool,
+    /// Add an `exact` column to summary.csv (single actions), drawn as a dashed line on line charts.
+    #[arg(long)]
+    exact: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -129,6 +165,7 @@ pub fn main() -> Result<()> {
         Command::Run(args) => run(&args),
         Command::Check { scenarios } => check(&scenarios),
         Command::Exact { scenarios, out } => exact(&scenarios, &out),
+        Command::Merge(args) => merge(&args),
         Command::Catalog { what } => {
             print!("{}", catalog_text(what));
             Ok(())
@@ -239,7 +276,14 @@ fn run(args: &RunArgs) -> Result<()> {
             ))
         })?;
     }
-    if args.exact {
+    if let Some(spec) = &args.shard {
+        let (index, shards) = parse_shard(spec)?;
+        for scenario in &scenarios {
+            run_shard(scenario, index, shards, args, threads, &command)?;
+        }
+        return Ok(());
+    }
+    if args.shown.exact {
         // Said before anything runs: a missing exact value is known from the dice alone.
         for scenario in &scenarios {
             let (points, tunes) = without_exact(scenario);
@@ -333,9 +377,9 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         Some(_) => engine::BLOCK_SIZE,
         None => scenario.trials,
     };
-    let (results, mut summaries) = loop {
+    let (results, summaries) = loop {
         let total = scenario.eligible_points() as u64 * trials;
-        let bar = progress_bar(total, args.quiet, &scenario.stem);
+        let bar = progress_bar(total, args.shown.quiet, &scenario.stem);
         let results =
             engine::with_threads(threads, || study::run(scenario, trials, &|n| bar.inc(n)))
                 .context("cannot start the worker threads")?;
@@ -356,23 +400,70 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
             _ => break (results, summaries),
         }
     };
+    let simulate = |_: &[tuning::Candidate], groups: &[engine::Group<'_>]| {
+        let bar = progress_bar(0, args.shown.quiet, &format!("{} tunes", scenario.stem));
+        let solved = engine::with_threads(threads, || {
+            engine::run_groups(groups, trials, scenario.seed, &|n| bar.inc(n))
+        });
+        bar.finish_and_clear();
+        solved
+    };
+    let run = |elapsed_s: f64| RunInfo {
+        threads,
+        started: rfc3339(started),
+        elapsed_s,
+        command: command.to_string(),
+        shards: Vec::new(),
+    };
+    finish(
+        scenario, &results, summaries, trials, &args.out, args.shown, &simulate, &run, clock,
+    )
+}
+
+/// The results of a tune's candidates, from the engine (`run`) or from the shards' tallies (`merge`).
+type Candidates<'e> = dyn Fn(
+        &[tuning::Candidate],
+        &[engine::Group<'_>],
+    ) -> Result<Vec<engine::GroupResult>, rayon::ThreadPoolBuildError>
+    + 'e;
+
+/// Everything after the simulation, shared by `run` and `merge` so that a merge of shards writes what one
+/// run writes, through the same code: exact values, differences, tunes (their candidates' results from
+/// `candidates`), every file, the headline table. `run` builds run.json from the elapsed seconds.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    scenario: &Scenario,
+    results: &study::Results,
+    mut summaries: Vec<PointSummary<'_>>,
+    trials: u64,
+    out: &Path,
+    opts: Shown,
+    candidates: &Candidates<'_>,
+    run: &dyn Fn(f64) -> RunInfo,
+    clock: Instant,
+) -> Result<()> {
     let tallies = &results.tallies;
-    if args.exact {
+    if opts.exact {
         add_exact(scenario, &mut summaries);
     }
-    let mut differences = study::differences(scenario, &results);
-    if args.exact {
+    let mut differences = study::differences(scenario, results);
+    if opts.exact {
         study::add_exact(&mut differences, &summaries);
     }
     let tuned = if scenario.tunes.is_empty() {
         Vec::new()
     } else {
-        let bar = progress_bar(0, args.quiet, &format!("{} tunes", scenario.stem));
-        let solved = engine::with_threads(threads, || {
-            tuning::solve(scenario, &summaries, trials, args.exact, &|n| bar.inc(n))
-        })
-        .context("cannot start the worker threads")?;
-        bar.finish_and_clear();
+        // The search asks round by round; a failure to start the workers ends it with no answer.
+        let failed = std::cell::Cell::new(false);
+        let solved = tuning::solve_with(scenario, &summaries, opts.exact, &|asked, groups| {
+            candidates(asked, groups).unwrap_or_else(|_| {
+                failed.set(true);
+                vec![engine::GroupResult::default(); groups.len()]
+            })
+        });
+        if failed.get() {
+            anyhow::bail!("cannot start the worker threads");
+        }
         solved
     };
     let elapsed = clock.elapsed().as_secs_f64();
@@ -380,7 +471,7 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
     let mut files = vec![
         (
             "summary.csv".to_string(),
-            summary_csv(scenario, &summaries, args.exact),
+            summary_csv(scenario, &summaries, opts.exact),
         ),
         (
             "distributions.csv".to_string(),
@@ -390,16 +481,16 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
     if scenario.variants.len() > 1 {
         files.push((
             "differences.csv".to_string(),
-            differences_csv(scenario, &differences, args.exact),
+            differences_csv(scenario, &differences, opts.exact),
         ));
     }
     if !scenario.tunes.is_empty() {
         files.push((
             "tune.csv".to_string(),
-            tune_csv(scenario, &tuned, args.exact),
+            tune_csv(scenario, &tuned, opts.exact),
         ));
     }
-    if !args.no_charts {
+    if !opts.no_charts {
         let drawn = Instant::now();
         files.extend(
             chart::render(scenario, &summaries, tallies, &differences, &tuned)
@@ -419,27 +510,20 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
         points: scenario.points.len(),
         files: written_files(&files),
     };
-    let run = RunInfo {
-        threads,
-        started: rfc3339(started),
-        elapsed_s: elapsed,
-        command: command.to_string(),
-        shards: Vec::new(),
-    };
     files.push(("manifest.json".to_string(), pretty_json(&manifest)));
-    files.push(("run.json".to_string(), pretty_json(&run)));
-    let dir = write_study(&args.out, &scenario.stem, &files, false).with_context(|| {
+    files.push(("run.json".to_string(), pretty_json(&run(elapsed))));
+    let dir = write_study(out, &scenario.stem, &files, false).with_context(|| {
         format!(
             "cannot write the results to {}",
-            args.out.join(&scenario.stem).display()
+            out.join(&scenario.stem).display()
         )
     })?;
-    if !args.quiet {
+    if !opts.quiet {
         print!(
             "{}",
             headline_table(scenario, &summaries, &differences, trials, elapsed, &dir)
         );
-        if !scenario.charts.is_empty() && !args.no_charts {
+        if !scenario.charts.is_empty() && !opts.no_charts {
             println!(
                 "{} chart(s) drawn in {chart_seconds:.2} s",
                 scenario.charts.len()
@@ -449,11 +533,291 @@ fn run_one(scenario: &Scenario, args: &RunArgs, threads: usize, command: &str) -
     Ok(())
 }
 
+/// `--shard I/N` or `--shard auto/N` as (I, N).
+fn parse_shard(spec: &str) -> Result<(u64, u64)> {
+    let bad = |why: &str| -> anyhow::Error {
+        BadInput::Arguments(format!(
+            "--shard {spec}: {why}; expected I/N with 0 <= I < N, such as 3/8, or auto/N"
+        ))
+        .into()
+    };
+    let (i, n) = spec.split_once('/').ok_or_else(|| bad("no `/`"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| bad("N is not a whole number"))?;
+    if n == 0 {
+        return Err(bad("N is 0"));
+    }
+    let i = if i.trim() == "auto" {
+        let (i, var) =
+            shard::shard_from_env(|k| std::env::var(k).ok()).map_err(BadInput::Arguments)?;
+        if i >= n {
+            return Err(bad(&format!(
+                "{var} gives shard {i}, beyond the last, {}",
+                n - 1
+            )));
+        }
+        i
+    } else {
+        i.trim()
+            .parse()
+            .map_err(|_| bad("I is not a whole number"))?
+    };
+    if i >= n {
+        return Err(bad("I is not below N"));
+    }
+    Ok((i, n))
+}
+
+/// Runs one shard of a study and writes its part; an identical part already there is left as it is.
+fn run_shard(
+    scenario: &Scenario,
+    index: u64,
+    shards: u64,
+    args: &RunArgs,
+    threads: usize,
+    command: &str,
+) -> Result<()> {
+    let name = shard::part_name(index, shards);
+    let parts = args.out.join(&scenario.stem).join("parts");
+    let path = parts.join(&name);
+    if let Ok(bytes) = std::fs::read(&path)
+        && let Ok(part) = shard::decode(&bytes)
+    {
+        let work = shard::work(scenario, scenario.trials);
+        if part.header == shard::Header::new(scenario, &work, shards) && part.shard == index {
+            if !args.shown.quiet {
+                println!(
+                    "{}: shard {index} of {shards} is already done: {}",
+                    scenario.file,
+                    path.display()
+                );
+            }
+            return Ok(());
+        }
+    }
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let work = shard::work(scenario, scenario.trials);
+    let items = work.shard_items(index, shards);
+    let eligible: u64 = work
+        .ranges(items.clone())
+        .iter()
+        .map(|(g, b)| {
+            let trials = (b.end * engine::BLOCK_SIZE).min(scenario.trials)
+                - (b.start * engine::BLOCK_SIZE).min(scenario.trials);
+            work.groups[*g].points.iter().flatten().count() as u64 * trials
+        })
+        .sum();
+    let bar = progress_bar(
+        eligible,
+        args.shown.quiet,
+        &format!("{} shard {index}", scenario.stem),
+    );
+    let mut part = engine::with_threads(threads, || {
+        shard::run_shard(
+            scenario,
+            index,
+            shards,
+            shard::RunFacts {
+                threads,
+                started: rfc3339(started),
+                elapsed_ms: 0,
+                command: command.to_string(),
+            },
+            &|n| bar.inc(n),
+        )
+    })
+    .context("cannot start the worker threads")?;
+    bar.finish_and_clear();
+    part.run.elapsed_ms = clock.elapsed().as_millis() as u64;
+    let written = write_part(&parts, &name, &shard::encode(&part))
+        .with_context(|| format!("cannot write the part {}", path.display()))?;
+    if !args.shown.quiet {
+        println!(
+            "{}: shard {index} of {shards} (items {}..{} of {}) in {:.2} s → {}",
+            scenario.file,
+            items.start,
+            items.end,
+            work.items(),
+            clock.elapsed().as_secs_f64(),
+            written.display()
+        );
+    }
+    Ok(())
+}
+
+/// The part files named on the command line: files as given, folders by their `part-*.json` files.
+fn part_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read {}", path.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.file_name().is_some_and(|n| {
+                        let n = n.to_string_lossy();
+                        n.starts_with("part-") && n.ends_with(".json")
+                    })
+                })
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(BadInput::Arguments(format!(
+                    "{}: no part files (part-I-of-N.json) in this folder",
+                    path.display()
+                ))
+                .into());
+            }
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// `merge`: checks every part, then writes what one run writes (or, with `--check`, lists what is missing).
+fn merge(args: &MergeArgs) -> Result<()> {
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let command = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let files = part_files(&args.parts)?;
+    let mut parts = Vec::new();
+    for file in &files {
+        let bytes = std::fs::read(file).map_err(|e| {
+            BadInput::Arguments(format!("{}: cannot read the part: {e}", file.display()))
+        })?;
+        let part = shard::decode(&bytes)
+            .map_err(|e| BadInput::Arguments(format!("{}: {e}", file.display())))?;
+        parts.push((file.display().to_string(), part));
+    }
+    let checked = shard::check(parts).map_err(|e| BadInput::Arguments(e.to_string()))?;
+    let header = checked.header.clone();
+    if header.version != env!("CARGO_PKG_VERSION") {
+        return Err(BadInput::Arguments(format!(
+            "{}: the parts were made by subdual {}, this is {}: merge them with that version",
+            checked.parts[0].0,
+            header.version,
+            env!("CARGO_PKG_VERSION")
+        ))
+        .into());
+    }
+    if args.check {
+        if checked.missing.is_empty() {
+            println!(
+                "{}: all {} shards are there ({} part files)",
+                header.scenario,
+                header.shards,
+                checked.parts.len()
+            );
+            return Ok(());
+        }
+        println!("{}", shard::array_spec(&checked.missing));
+        return Err(Incomplete(format!(
+            "{}: {} of {} shards missing: {}",
+            header.scenario,
+            checked.missing.len(),
+            header.shards,
+            shard::array_spec(&checked.missing)
+        ))
+        .into());
+    }
+    // The study as the shards ran it: rebuilt from the text they carry, checked against its hash.
+    let mut scenario = Scenario::parse(
+        &header.scenario,
+        &header.stem,
+        header.scenario_text.as_bytes(),
+    )
+    .map_err(BadInput::from)?;
+    scenario.seed = header.seed;
+    scenario.trials = header.trials;
+    let work = shard::work(&scenario, scenario.trials);
+    if scenario.sha256 != header.scenario_sha256
+        || shard::Header::new(&scenario, &work, header.shards) != header
+    {
+        return Err(BadInput::Arguments(format!(
+            "{}: the scenario the parts carry does not rebuild the study they describe",
+            checked.parts[0].0
+        ))
+        .into());
+    }
+    let merged = shard::merge(&work, &checked).map_err(|e| BadInput::Arguments(e.to_string()))?;
+    let (main, candidates) = merged.split_at(work.points);
+    let results = study::results_of(&scenario, main.to_vec());
+    let summaries = summarize(&scenario, &results.tallies);
+    let lookup = |asked: &[tuning::Candidate], _: &[engine::Group<'_>]| {
+        Ok(asked
+            .iter()
+            .map(|c| {
+                let k = work.candidates.iter().position(|x| x == c);
+                k.map(|k| candidates[k].clone()).unwrap_or_default()
+            })
+            .collect())
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_merge_out(&files, &header.stem));
+    let shards: Vec<ShardInfo> = checked
+        .parts
+        .iter()
+        .map(|(file, p)| ShardInfo {
+            file: file.clone(),
+            shard: p.shard,
+            of: header.shards,
+            items: p.items,
+            threads: p.run.threads,
+            started: p.run.started.clone(),
+            elapsed_s: p.run.elapsed_ms as f64 / 1000.0,
+            command: p.run.command.clone(),
+        })
+        .collect();
+    let run = |elapsed_s: f64| RunInfo {
+        threads: 1,
+        started: rfc3339(started),
+        elapsed_s,
+        command: command.clone(),
+        shards: shards.clone(),
+    };
+    finish(
+        &scenario,
+        &results,
+        summaries,
+        scenario.trials,
+        &out,
+        args.shown,
+        &lookup,
+        &run,
+        clock,
+    )
+}
+
+/// Where a merge writes when `--out` is not given: DIR for parts in DIR/<stem>/parts, else `output`.
+fn default_merge_out(files: &[PathBuf], stem: &str) -> PathBuf {
+    files
+        .first()
+        .and_then(|f| f.parent())
+        .filter(|parts| parts.file_name().is_some_and(|n| n == "parts"))
+        .and_then(|parts| parts.parent())
+        .filter(|study| {
+            study
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy() == stem)
+        })
+        .and_then(|study| study.parent())
+        .map_or_else(|| PathBuf::from("output"), Path::to_path_buf)
+}
+
 /// The most trials `--target-error` may reach per point, unless `--max-trials` says otherwise: about a
 /// billion, minutes a point for a single action, so that a target too fine is stopped, not run for hours.
 const DEFAULT_MAX_TRIALS: u64 = 1 << 30;
 
-/// Refuses a `--target-error` that is not a positive finite number, or that no run within
 /// Refuses a scenario whose files would outgrow `--max-output` (their projection at the trials the run may
 /// reach), before any simulation.
 fn check_output_size(scenarios: &[Scenario], args: &RunArgs) -> Result<()> {
@@ -481,6 +845,7 @@ fn check_output_size(scenarios: &[Scenario], args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a `--target-error` that is not a positive finite number, or that no run within
 /// `--max-trials` can reach: even a probability of 0 has a Wilson half-width near z²/(2n), so a
 /// probability headline needs at least z²/(2E) trials.
 fn check_target_error(scenarios: &[Scenario], target: f64, max_trials: Option<u64>) -> Result<()> {

@@ -1,4 +1,5 @@
-//! The `subdual` binary: runs the command line and maps failures to exit codes (0, 1, or 2 for bad input).
+//! The `subdual` binary: runs the command line and maps failures to exit codes (0, 1, 2 for bad input, 3 for
+//! a `merge --check` that found shards missing).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -13,6 +14,8 @@ fn main() -> ExitCode {
             let _ = writeln!(std::io::stderr(), "error: {error:#}");
             if error.downcast_ref::<BadInput>().is_some() {
                 ExitCode::from(2)
+            } else if error.downcast_ref::<cli::Incomplete>().is_some() {
+                ExitCode::from(3)
             } else {
                 ExitCode::FAILURE
             }

@@ -37,6 +37,8 @@ pub fn write_study(
         }
         sync_dir(&staged.path)?;
         let _lock = lock_dir(out)?;
+        // Under the lock, so that no shard's part lands in the old folder after this look.
+        staged.keep_parts(&target)?;
         remove_stale(out, stem);
         staged.swap_into(&target)?;
         sync_dir(out)
@@ -44,6 +46,43 @@ pub fn write_study(
     // After a swap the temporary name is gone or holds the previous folder; either way it goes.
     staged.discard();
     written.map(|()| target)
+}
+
+/// Writes a shard's part file into `parts` (a study folder's `parts/`) whole: into a fresh temporary file
+/// first, synced, then renamed into place under the output folder's lock (which [`write_study`] takes
+/// too, so a part never lands in a study folder being replaced).
+pub fn write_part(parts: &Path, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+    fs::create_dir_all(parts)?;
+    let target = parts.join(name);
+    let mut attempts = 0;
+    let temp = loop {
+        let temp = parts.join(format!(".{name}.{:016x}.tmp", unpredictable()));
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(mut f) => {
+                let written = f.write_all(bytes).and_then(|()| f.sync_all());
+                if let Err(e) = written {
+                    let _ = fs::remove_file(&temp);
+                    return Err(e);
+                }
+                break temp;
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempts < 8 => attempts += 1,
+            Err(e) => return Err(e),
+        }
+    };
+    let out = parts.parent().and_then(Path::parent);
+    let renamed = (|| {
+        let _lock = match out {
+            Some(out) => Some(lock_dir(out)?),
+            None => None,
+        };
+        fs::rename(&temp, &target)?;
+        sync_dir(parts)
+    })();
+    if renamed.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    renamed.map(|()| target)
 }
 
 /// Whether files can be written in `out`: checked before a long run, so that an unwritable folder is
@@ -125,6 +164,30 @@ impl Staged {
             }
         }
         Ok(())
+    }
+
+    /// Carries the study folder's `parts/` (shards' part files, the input of a merge, maybe days of work)
+    /// into the new folder: hard links where the file system has them, copies elsewhere. Temporary files
+    /// of shards that were killed (names starting with a dot) are left behind.
+    fn keep_parts(&self, target: &Path) -> io::Result<()> {
+        let parts = target.join("parts");
+        match fs::symlink_metadata(&parts) {
+            Ok(m) if m.is_dir() => {}
+            _ => return Ok(()),
+        }
+        let kept = self.path.join("parts");
+        fs::create_dir(&kept)?;
+        for entry in fs::read_dir(&parts)? {
+            let entry = entry?;
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with('.') || !entry.file_type()?.is_file() {
+                continue;
+            }
+            if fs::hard_link(entry.path(), kept.join(&name)).is_err() {
+                fs::copy(entry.path(), kept.join(&name))?;
+            }
+        }
+        sync_dir(&kept)
     }
 
     /// Puts the folder in place of `target` (under the output folder's lock) and removes what was there.

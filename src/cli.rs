@@ -241,6 +241,14 @@ fn check(paths: &[PathBuf]) -> Result<()> {
             "  output:   at most {} projected",
             size::human(size::projected_bytes(s, s.trials))
         )?;
+        let work = shard::work(s, s.trials);
+        writeln!(
+            out,
+            "  items:    {} ({} groups × {} blocks; --shard I/N splits them)",
+            work.items(),
+            work.groups.len(),
+            work.blocks
+        )?;
     }
     Ok(())
 }

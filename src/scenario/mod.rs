@@ -146,7 +146,8 @@ pub struct Scenario {
     pub stem: String,
     /// SHA-256 of the file's bytes, for the manifest.
     pub sha256: String,
-    /// The file as written (a shard's part carries it, so a merge rebuilds the very same study).
+    /// The file's text as written: the report shows it, its leading comments describe the study
+    /// ([`Scenario::description`]), and a shard's part carries it, so a merge rebuilds the very same study.
     pub text: String,
     /// Title for charts and tables.
     pub title: String,
@@ -271,7 +272,7 @@ impl Scenario {
             table: &table,
             raw,
         }
-        .build(stem, bytes)
+        .build(stem, bytes, text)
     }
 
     /// The sweep paths, in order.
@@ -302,6 +303,38 @@ impl Scenario {
     pub fn distinct_actions(&self) -> Vec<Action> {
         distinct(self.action, &self.actions)
     }
+
+    /// The comment block the file opens with, as paragraphs: the shipped scenarios state their question
+    /// there, so the report shows it under the title (docs/scenarios.md "Outputs"). Blank lines
+    /// before it are skipped; a line of `#` alone separates paragraphs; the first line that is not a
+    /// comment ends it. Empty when the file does not open with a comment.
+    pub fn description(&self) -> Vec<String> {
+        let mut paragraphs = vec![String::new()];
+        for line in self
+            .text
+            .lines()
+            .map(str::trim)
+            .skip_while(|l| l.is_empty())
+        {
+            let Some(comment) = line.strip_prefix('#') else {
+                break;
+            };
+            let words = comment.trim();
+            let last = paragraphs.last_mut().expect("never empty");
+            if words.is_empty() {
+                if !last.is_empty() {
+                    paragraphs.push(String::new());
+                }
+            } else {
+                if !last.is_empty() {
+                    last.push(' ');
+                }
+                last.push_str(words);
+            }
+        }
+        paragraphs.retain(|p| !p.is_empty());
+        paragraphs
+    }
 }
 
 struct Builder<'a> {
@@ -320,7 +353,7 @@ impl Builder<'_> {
         self.source.error_at_path(path, message, help)
     }
 
-    fn build(self, stem: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+    fn build(self, stem: &str, bytes: &[u8], text: &str) -> Result<Scenario, ScenarioError> {
         if let Some((path, message)) = text_problem(self.table, &mut Vec::new()) {
             return Err(self.error(&path, message, None));
         }
@@ -396,7 +429,7 @@ impl Builder<'_> {
             file: self.source.file().to_string(),
             stem: stem.to_string(),
             sha256: crate::digest::sha256_hex(bytes),
-            text: String::from_utf8_lossy(bytes).into_owned(),
+            text: text.to_string(),
             title,
             action,
             actions,

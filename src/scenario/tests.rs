@@ -214,3 +214,17 @@ fn the_sha256_is_of_the_bytes() {
     let s = parse(MUG).unwrap();
     assert_eq!(s.sha256.len(), 64);
 }
+
+#[test]
+fn the_text_is_kept_and_its_opening_comments_describe_it() {
+    let text = format!(
+        "\n# How often does a thief\n#   knock out an ogre?\n#\n# Levels 1-20.\n{MUG}# not this\n"
+    );
+    let s = parse(&text).unwrap();
+    assert_eq!(s.text, text);
+    assert_eq!(
+        s.description(),
+        ["How often does a thief knock out an ogre?", "Levels 1-20."]
+    );
+    assert!(parse(MUG).unwrap().description().is_empty());
+}

@@ -1,7 +1,7 @@
 //! `summary.csv`, `distributions.csv`, `differences.csv` and `tune.csv` as docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
 //! floats in Rust's shortest round-trip form, counts as integers, empty cells for missing numbers.
 
-use crate::export::summary::PointSummary;
+use crate::export::summary::{PointSummary, tune_lines};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
 use crate::stats::metrics;
@@ -219,68 +219,35 @@ pub fn tune_csv(scenario: &Scenario, solved: &[Vec<TunePoint>], with_exact: bool
         head.extend(["exact_best_value".to_string(), "exact".to_string()]);
     }
     let _ = w.write_record(&head);
-    for (tune, points) in scenario.tunes.iter().zip(solved) {
-        for point in points {
-            let row_spec = &tune.rows[point.row];
-            let mut row = vec![tune.name.clone()];
-            row.extend(
-                scenario
-                    .grid_values(row_spec.grid_point)
-                    .iter()
-                    .map(|v| v.to_string()),
-            );
-            row.extend([tune.parameter.clone(), tune.metric.to_string()]);
-            let best = point
-                .answer
-                .best
-                .and_then(|k| point.evaluated.get(&k).map(|e| (k, e)));
-            let target = best
-                .and_then(|(_, e)| e.target)
-                .or_else(|| point.evaluated.values().find_map(|e| e.target));
-            row.push(number(target));
-            match best {
-                Some((k, e)) => {
-                    row.push(tune.values[k].to_string());
-                    row.push(
-                        point
-                            .answer
-                            .consistent
-                            .iter()
-                            .map(|k| tune.values[*k].to_string())
-                            .collect::<Vec<_>>()
-                            .join(";"),
-                    );
-                    row.extend([
-                        number(e.value.estimate),
-                        number(e.value.ci_low),
-                        number(e.value.ci_high),
-                    ]);
-                    row.push(point.answer.monotone.to_string());
-                    row.push(point.answer.evaluations.to_string());
-                    row.push("ok".to_string());
-                }
-                None => {
-                    let reason = row_spec
-                        .candidates
+    for line in tune_lines(scenario, solved) {
+        let mut row = vec![line.tune.name.clone()];
+        row.extend(line.values.iter().map(|v| v.to_string()));
+        row.extend([line.tune.parameter.clone(), line.tune.metric.to_string()]);
+        row.push(number(line.target));
+        match line.best {
+            Some((value, e)) => {
+                row.push(value.to_string());
+                row.push(
+                    line.consistent
                         .iter()
-                        .find_map(|c| c.as_ref().err())
-                        .map_or("no candidate has a value".to_string(), |r| {
-                            format!("ineligible: {r}")
-                        });
-                    row.extend(std::iter::repeat_n(String::new(), 5));
-                    row.push(point.answer.monotone.to_string());
-                    row.push(point.answer.evaluations.to_string());
-                    row.push(reason);
-                }
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(";"),
+                );
+                row.extend([number(e.estimate), number(e.ci_low), number(e.ci_high)]);
             }
-            if with_exact {
-                match point.exact {
-                    Some((k, v)) => row.extend([tune.values[k].to_string(), v.to_string()]),
-                    None => row.extend([String::new(), String::new()]),
-                }
-            }
-            let _ = w.write_record(&row);
+            None => row.extend(std::iter::repeat_n(String::new(), 5)),
         }
+        row.push(line.monotone.to_string());
+        row.push(line.evaluations.to_string());
+        row.push(line.status);
+        if with_exact {
+            match line.exact {
+                Some((value, v)) => row.extend([value.to_string(), v.to_string()]),
+                None => row.extend([String::new(), String::new()]),
+            }
+        }
+        let _ = w.write_record(&row);
     }
     finish(w)
 }

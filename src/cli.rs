@@ -12,8 +12,9 @@ use crate::engine;
 use crate::export::chart;
 use crate::export::csv::{differences_csv, distributions_csv, summary_csv, tune_csv};
 use crate::export::manifest::{Manifest, RunInfo, ShardInfo, pretty_json, rfc3339, written_files};
+use crate::export::report::{Report, report_html};
 use crate::export::size;
-use crate::export::summary::{PointSummary, summarize};
+use crate::export::summary::{PointSummary, summarize, tune_lines};
 use crate::export::write::{check_writable, write_part, write_study};
 use crate::scenario::Scenario;
 use crate::scenario::locate::ScenarioError;
@@ -47,7 +48,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run scenarios and write summary.csv, distributions.csv and manifest.json under DIR/<stem>/.
+    /// Run scenarios and write summary.csv, distributions.csv, manifest.json and report.html under
+    /// DIR/<stem>/.
     Run(RunArgs),
     /// Validate scenarios; print their variants, points and trials; run nothing.
     Check {
@@ -498,6 +500,7 @@ fn finish(
             tune_csv(scenario, &tuned, opts.exact),
         ));
     }
+    let first_chart = files.len();
     if !opts.no_charts {
         let drawn = Instant::now();
         files.extend(
@@ -518,8 +521,21 @@ fn finish(
         points: scenario.points.len(),
         files: written_files(&files),
     };
+    let run = run(elapsed);
+    // Always written: without charts it still holds every table.
+    let report = report_html(&Report {
+        scenario,
+        manifest: &manifest,
+        run: &run,
+        summaries: &summaries,
+        differences: &differences,
+        tunes: &tune_lines(scenario, &tuned),
+        charts: (!opts.no_charts).then_some(&files[first_chart..]),
+        exact: opts.exact,
+    });
+    files.push(("report.html".to_string(), report));
     files.push(("manifest.json".to_string(), pretty_json(&manifest)));
-    files.push(("run.json".to_string(), pretty_json(&run(elapsed))));
+    files.push(("run.json".to_string(), pretty_json(&run)));
     let dir = write_study(out, &scenario.stem, &files, false).with_context(|| {
         format!(
             "cannot write the results to {}",
@@ -912,7 +928,9 @@ fn add_exact(scenario: &Scenario, summaries: &mut [PointSummary<'_>]) {
     }
 }
 
-/// `subdual exact`: exact.csv for every file, fights refused before anything is computed.
+/// `subdual exact`: exact.csv for every file, fights refused before anything is computed. The run's
+/// report.html is kept as it was: it shows one run's tallies and differences, which this command does not
+/// have; `run --exact` writes a report with exact values (docs/scenarios.md "Outputs").
 fn exact(paths: &[PathBuf], out: &Path) -> Result<()> {
     let scenarios = load_all(paths)?;
     for s in &scenarios {

@@ -144,6 +144,7 @@ fn every_shipped_scenario_runs_and_writes_valid_outputs() {
         for name in [
             "distributions.csv",
             "manifest.json",
+            "report.html",
             "run.json",
             "summary.csv",
         ] {
@@ -199,6 +200,22 @@ fn every_shipped_scenario_runs_and_writes_valid_outputs() {
         let manifest = read_manifest(&dir.join("manifest.json"));
         assert_eq!(json_number(&manifest, "trials"), "3000", "{what}");
         assert_eq!(json_number(&manifest, "points"), checked.points.to_string());
+
+        // The report inlines every chart and holds one headline row per point.
+        let report = read(&dir.join("report.html"));
+        let svgs = names.iter().filter(|n| n.ends_with(".svg")).count();
+        assert_eq!(report.matches("<figure>").count(), svgs, "{what}");
+        let headline = report
+            .split("<table class=\"headline\">")
+            .nth(1)
+            .and_then(|t| t.split("</table>").next())
+            .unwrap_or_else(|| panic!("{what}: no headline table"));
+        assert_eq!(
+            headline.matches("<tr>").count(),
+            checked.points + 1,
+            "{what}: a header and one row per point"
+        );
+        assert_eq!(report.matches("<h1>").count(), 1, "{what}: one title");
     }
 }
 
@@ -228,7 +245,12 @@ fn several_files_run_in_order_each_to_its_own_folder() {
     let second = text.find("second").unwrap_or_else(|| panic!("{text}"));
     assert!(first < second, "files run in the order given:\n{text}");
     for stem in ["first", "second"] {
-        for name in ["summary.csv", "distributions.csv", "manifest.json"] {
+        for name in [
+            "summary.csv",
+            "distributions.csv",
+            "manifest.json",
+            "report.html",
+        ] {
             assert!(out.join(stem).join(name).is_file(), "{stem}/{name}");
         }
     }

@@ -1,5 +1,7 @@
 //! Reproducibility through the real binary: the same scenario, seed and trial count give byte-identical
 //! summary.csv and distributions.csv on any number of threads; the seed, and only the seed, changes them.
+//! report.html agrees too, once the facts of the run itself (command line, threads, start, elapsed time),
+//! which it keeps between two markers, are cut out.
 
 mod common;
 
@@ -7,10 +9,28 @@ use std::path::Path;
 
 use common::{Scratch, assert_success, describe, read_bytes, run_quiet};
 
-/// summary.csv and distributions.csv, as bytes.
-type Outputs = (Vec<u8>, Vec<u8>);
+/// summary.csv, distributions.csv and report.html without the run's own facts, as bytes.
+type Outputs = (Vec<u8>, Vec<u8>, Vec<u8>);
 
-/// Runs `file` into `out` with extra arguments and returns its summary.csv and distributions.csv.
+/// Where report.html keeps the facts of the run itself (src/export/report.rs).
+const RUN_BEGIN: &str = "<!-- run-dependent -->";
+const RUN_END: &str = "<!-- /run-dependent -->";
+
+/// report.html with the run's own facts cut out; they are there, once.
+fn report_without_run(html: &str) -> Vec<u8> {
+    assert_eq!(
+        html.matches(RUN_BEGIN).count(),
+        1,
+        "one run-dependent block"
+    );
+    let (before, rest) = html.split_once(RUN_BEGIN).unwrap();
+    let (run, after) = rest.split_once(RUN_END).expect("the block ends");
+    assert!(run.contains("threads") && run.contains("elapsed"), "{run}");
+    format!("{before}{after}").into_bytes()
+}
+
+/// Runs `file` into `out` with extra arguments and returns its summary.csv, distributions.csv and
+/// report.html (without the run's facts).
 fn outputs(file: &Path, out: &Path, extra: &[&str]) -> Outputs {
     let o = run_quiet(file, out, extra);
     assert_success(&o);
@@ -19,6 +39,7 @@ fn outputs(file: &Path, out: &Path, extra: &[&str]) -> Outputs {
     (
         read_bytes(&dir.join("summary.csv")),
         read_bytes(&dir.join("distributions.csv")),
+        report_without_run(&common::read(&dir.join("report.html"))),
     )
 }
 
@@ -49,9 +70,9 @@ fn assert_same_on_threads(test: &str, file: &Path, trials: &str) {
             )
         })
         .collect();
-    let (_, (summary, distributions)) = &runs[0];
+    let (_, (summary, distributions, report)) = &runs[0];
     assert!(summary.len() > 100 && distributions.len() > 100);
-    for (threads, (s, d)) in &runs[1..] {
+    for (threads, (s, d, r)) in &runs[1..] {
         assert!(
             s == summary,
             "summary.csv differs between --threads 1 and --threads {threads}: {}",
@@ -61,6 +82,11 @@ fn assert_same_on_threads(test: &str, file: &Path, trials: &str) {
             d == distributions,
             "distributions.csv differs between --threads 1 and --threads {threads}: {}",
             first_difference(distributions, d)
+        );
+        assert!(
+            r == report,
+            "report.html differs outside its run facts between --threads 1 and --threads {threads}: {}",
+            first_difference(report, r)
         );
     }
 }
@@ -106,7 +132,7 @@ fn scenario_with_ineligible_points_is_identical_on_1_2_and_7_threads() {
     assert_same_on_threads("ineligible_identical", &file, "140000");
     // The fixture really has ineligible points.
     let out = scratch.out();
-    let (summary, _) = outputs(&file, &out, &["--trials", "2000"]);
+    let (summary, _, _) = outputs(&file, &out, &["--trials", "2000"]);
     let text = String::from_utf8_lossy(&summary);
     assert_eq!(text.matches(",ineligible,").count(), 4, "{text}");
 }
@@ -115,15 +141,15 @@ fn scenario_with_ineligible_points_is_identical_on_1_2_and_7_threads() {
 fn a_different_seed_changes_the_summary() {
     let scratch = Scratch::new("a_different_seed_changes_the_summary");
     let file = common::repo().join("scenarios/mugging-level-gap.toml");
-    let (a, _) = outputs(&file, &scratch.path.join("a"), &["--trials", "5000"]);
-    let (b, _) = outputs(
+    let (a, _, _) = outputs(&file, &scratch.path.join("a"), &["--trials", "5000"]);
+    let (b, _, _) = outputs(
         &file,
         &scratch.path.join("b"),
         &["--trials", "5000", "--seed", "7377"],
     );
     assert_ne!(a, b, "--seed 7377 must change summary.csv");
     // Same seed again: same bytes (nothing depends on the clock or the run).
-    let (c, _) = outputs(&file, &scratch.path.join("c"), &["--trials", "5000"]);
+    let (c, _, _) = outputs(&file, &scratch.path.join("c"), &["--trials", "5000"]);
     assert!(a == c, "a second run differs: {}", first_difference(&a, &c));
 }
 
@@ -152,6 +178,11 @@ fn explicit_seed_equal_to_the_files_gives_identical_bytes() {
         implicit.1 == explicit.1,
         "{}",
         first_difference(&implicit.1, &explicit.1)
+    );
+    assert!(
+        implicit.2 == explicit.2,
+        "{}",
+        first_difference(&implicit.2, &explicit.2)
     );
 }
 

@@ -321,11 +321,13 @@ fn a_run_writes_the_folder_afresh() {
         [
             "distributions.csv",
             "manifest.json",
+            "report.html",
             "run.json",
             "summary.csv"
         ]
     );
-    // `exact` adds its file to the run's.
+    // `exact` adds its file to the run's, and leaves the run's report as it was.
+    let report = read(&dir.join("report.html"));
     let o = subdual([
         Path::new("exact"),
         file.as_path(),
@@ -339,10 +341,12 @@ fn a_run_writes_the_folder_afresh() {
             "distributions.csv",
             "exact.csv",
             "manifest.json",
+            "report.html",
             "run.json",
             "summary.csv"
         ]
     );
+    assert_eq!(read(&dir.join("report.html")), report);
     assert_eq!(listing(&out), ["mugging"], "no temporary remains");
 }
 

@@ -4,6 +4,7 @@
 pub mod chart;
 pub mod csv;
 pub mod manifest;
+pub mod report;
 pub mod size;
 pub mod summary;
 pub mod write;

@@ -4,8 +4,10 @@
 //!
 //! The projection counts rows exactly where the scenario fixes them (summary, differences, tune) and bounds
 //! the rest: a distribution has at most one row per value its histogram can hold, and never more than the
-//! trials run; a cell holding a float is counted at the longest shortest-round-trip form (24 bytes).
+//! trials run; a cell holding a float is counted at the longest shortest-round-trip form (24 bytes). The
+//! report's tables stop at a fixed number of rows, so it grows with the charts and the scenario's text.
 
+use crate::export::report;
 use crate::scenario::Scenario;
 use crate::stats::metrics;
 
@@ -22,6 +24,12 @@ const CHART_FRAME: u64 = 512 * 1024;
 const CHART_POINT: u64 = 256;
 /// The manifest without its scenario-sized fields.
 const MANIFEST: u64 = 4 * 1024;
+/// The report's style sheet, headings, sentences and facts, without what the scenario sizes.
+const REPORT_FRAME: u64 = 32 * 1024;
+/// A report row's tags, numbers and reason, besides its lead cells.
+const REPORT_ROW: u64 = 2 * 1024;
+/// A chart's caption in the report (a title of up to 1,000 bytes, escaped, twice).
+const REPORT_CAPTION: u64 = 16 * 1024;
 
 /// The bytes of the lead cells (variant, sweep values, level gap) of one point's rows, with separators and
 /// room for quoting.
@@ -71,7 +79,42 @@ pub fn projected_bytes(scenario: &Scenario, trials: u64) -> u64 {
     // The scenario's charts (its default one included) and one per tune.
     let charts = (scenario.charts.len() + scenario.tunes.len()) as u64;
     let chart_points = scenario.points.len() as u64;
-    total.saturating_add(charts.saturating_mul(CHART_FRAME + chart_points * CHART_POINT))
+    let chart = CHART_FRAME + chart_points * CHART_POINT;
+    total = total.saturating_add(charts.saturating_mul(chart));
+    total.saturating_add(report_bytes(scenario, charts.saturating_mul(chart)))
+}
+
+/// report.html: its frame, the scenario's text (shown whole, and its title and opening comments again),
+/// every chart's SVG and caption, and its five tables (headline, differences twice, tunes, ineligible
+/// points) at most [`report::MAX_ROWS`] rows each. Any text may grow six times when escaped (`"` is
+/// `&quot;`).
+fn report_bytes(scenario: &Scenario, charts: u64) -> u64 {
+    let text = 4 * 6 * scenario.text.len() as u64;
+    let widest = (0..scenario.points.len())
+        .map(|i| lead(scenario, i))
+        .max()
+        .unwrap_or(0);
+    let rows = [
+        scenario.points.len() as u64,
+        scenario.grid() as u64 * scenario.pairings.len() as u64,
+        scenario.grid() as u64
+            * scenario
+                .pairings
+                .iter()
+                .map(|p| p.comparisons.len() as u64)
+                .sum::<u64>(),
+        scenario.tunes.len() as u64 * scenario.grid() as u64,
+        scenario.points.len() as u64,
+    ]
+    .iter()
+    .map(|n| (*n).min(report::MAX_ROWS as u64))
+    .sum::<u64>();
+    let captions = (scenario.charts.len() + scenario.tunes.len()) as u64 * REPORT_CAPTION;
+    REPORT_FRAME
+        .saturating_add(text)
+        .saturating_add(charts)
+        .saturating_add(captions)
+        .saturating_add(rows.saturating_mul(REPORT_ROW + 6 * widest))
 }
 
 /// A size for a message: bytes, KiB, MiB or GiB.

@@ -34,6 +34,19 @@ fn assert_same_study(single: &Path, merged: &Path, what: &str) {
         assert!(x == y, "{what}: {name} differs from the single run's");
     }
     assert!(a.iter().any(|(n, _)| n == "summary.csv"));
+    // The report too, but for its block of run-dependent facts (command, threads, times, shards).
+    let report = |dir: &Path| {
+        let text = std::fs::read_to_string(dir.join("report.html")).expect("a report");
+        let begin = subdual::export::report::RUN_BEGIN;
+        let end = subdual::export::report::RUN_END;
+        let (head, rest) = text.split_once(begin).expect("a run block");
+        let (_, tail) = rest.split_once(end).expect("its end");
+        format!("{head}{tail}")
+    };
+    assert!(
+        report(single) == report(merged),
+        "{what}: report.html differs beyond the run's facts"
+    );
 }
 
 /// A deterministic shuffle (no dependency on a random crate): the order of `0..n` under a stride.

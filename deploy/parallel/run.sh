@@ -13,7 +13,8 @@
 #   - shared (the default): the current folder has the same path on every machine (NFS, a cluster home),
 #     the shards run there and write their parts straight into SUBDUAL_OUT; or
 #   - copied (TRANSFER=1): the scenario is copied to each machine, each shard runs in a scratch folder
-#     there, and its part is copied back into SUBDUAL_OUT here, then removed there.
+#     there, and its part is copied back into SUBDUAL_OUT here, then removed there (every LOGIN then
+#     goes through ssh: name this machine `localhost`, not `:`).
 # A failed shard stops the rest; run the script again and only the shards whose parts are missing run
 # (a shard whose identical part is already there does nothing).
 set -euo pipefail
@@ -39,6 +40,8 @@ sshlogins=$(IFS=,; echo "${logins[*]}")
 if [ "${TRANSFER:-0}" = 1 ]; then
     # Relative paths, so that parallel copies the scenario to and the part from the same place.
     case $scenario$out in /*) echo "$0: with TRANSFER=1, give SCENARIO and SUBDUAL_OUT as relative paths" >&2; exit 2 ;; esac
+    # parallel copies nothing for `:`, yet would still run its shards in a scratch folder.
+    case " ${logins[*]} " in *" 1/: "*) echo "$0: with TRANSFER=1, name this machine by ssh (localhost), not ':'" >&2; exit 2 ;; esac
     parallel --sshlogin "$sshlogins" --halt now,fail=1 --workdir ... \
         --transferfile "$scenario" --return "$out/$stem/parts/part-{}-of-$shards.json" --cleanup \
         "$subdual" run "$scenario" --shard "{}/$shards" --out "$out" --quiet "$@" \

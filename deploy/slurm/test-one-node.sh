@@ -7,7 +7,7 @@
 #
 #   bash deploy/slurm/test-one-node.sh            # from the repository, after cargo build --release
 #
-# Environment: SUBDUAL (default target/release/subdual), STUDY (default scenarios/sap-or-mug-the-sentry.toml:
+# Environment: SUBDUAL (default $CARGO_TARGET_DIR/release/subdual, else target/release/subdual), STUDY (default scenarios/sap-or-mug-the-sentry.toml:
 # its 196 work items at 70,000 trials, two blocks each, split into shards of 49, so shards cut through a
 # point's blocks and through the tune's candidates), TRIALS (default 70000), SHARDS (default 4),
 # TIMEOUT (seconds to wait for a round of jobs, default 300), KEEP=1 keeps the private folder.
@@ -15,7 +15,8 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$repo"
-subdual=$(realpath "${SUBDUAL:-target/release/subdual}")
+# The release binary, wherever cargo puts it (CARGO_TARGET_DIR moves it).
+subdual=$(realpath -m "${SUBDUAL:-${CARGO_TARGET_DIR:-target}/release/subdual}")
 study=${STUDY:-scenarios/sap-or-mug-the-sentry.toml}
 trials=${TRIALS:-70000}
 shards=${SHARDS:-4}

@@ -342,15 +342,20 @@ fn metrics_part() -> String {
 fn definitions() -> String {
     let rows = metrics::DEFINITIONS
         .iter()
-        .map(|(metric, meaning)| {
+        .map(|d| {
             let kind = Action::ALL
                 .iter()
-                .find_map(|&a| metrics::kind_of(a, metric))
+                .find_map(|&a| metrics::kind_of(a, d.metric))
                 .unwrap_or("");
-            vec![format!("`{metric}`"), kind.to_string(), meaning.to_string()]
+            vec![
+                format!("`{}`", d.metric),
+                kind.to_string(),
+                metrics::label(d.metric),
+                d.meaning.to_string(),
+            ]
         })
         .collect();
-    markdown(&["metric", "kind", "definition"], rows)
+    markdown(&["metric", "kind", "on charts", "definition"], rows)
 }
 
 /// The four tables of the catalog, as rows with a header.

@@ -13,7 +13,7 @@ use crate::rules::grab::{GrabHold, GrabObject, Hands};
 use crate::rules::mugging::Mugging;
 use crate::rules::sap::Sap;
 use crate::rules::strike::Strike;
-use crate::rules::{Ineligible, Matchup, RuleOptions};
+use crate::rules::{Ineligible, Key, Matchup, RuleOptions, Unit, keys};
 
 /// An action a scenario studies (docs/scenarios.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, schemars::JsonSchema)]
@@ -110,15 +110,18 @@ pub struct ActionOptionsSpec {
 }
 
 impl ActionOptionsSpec {
-    /// Every key, for suggestions.
-    pub const FIELDS: [&'static str; 6] = [
-        "hands",
-        "style",
-        "max_rounds",
-        "victim_intent",
-        "opening",
-        "then",
+    /// Every key with its name on charts.
+    pub const KEYS: [Key; 6] = [
+        Key::new("hands", "hands on the victim", Unit::None),
+        Key::new("style", "fighting style", Unit::None),
+        Key::new("max_rounds", "round limit", Unit::Rounds),
+        Key::new("victim_intent", "the victim's intent", Unit::None),
+        Key::new("opening", "opening", Unit::None),
+        Key::new("then", "style once disarmed", Unit::None),
     ];
+
+    /// Every key, for suggestions.
+    pub const FIELDS: [&'static str; 6] = keys(&ActionOptionsSpec::KEYS);
 
     /// The options with their defaults filled in (hands 2, punch, 100 rounds, lethal). Ranges are checked
     /// by the scenario layer where each value is written.

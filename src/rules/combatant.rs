@@ -15,6 +15,7 @@ use crate::rules::catalog::{self, Class, Weapon, WeaponType};
 use crate::rules::tables::{
     self, ArmorType, Group, HitDice, SaveCategory, SaveNumbers, Size, Strength,
 };
+use crate::rules::{Key, Unit, keys};
 
 /// Awake, asleep, or magically held (not a wrestling hold).
 #[derive(
@@ -304,41 +305,44 @@ pub struct CombatantSpec {
 }
 
 impl CombatantSpec {
-    /// The field names a scenario may use, in declaration order (for suggestions on a misspelt one).
-    pub const FIELDS: [&'static str; 32] = [
-        "name",
-        "class",
-        "level",
-        "race",
-        "monster",
-        "hit_dice",
-        "intelligent",
-        "size",
-        "height_ft",
-        "strength",
-        "dexterity",
-        "ac",
-        "shield",
-        "magic_ac",
-        "helmet",
-        "armor_type",
-        "hp",
-        "thac0",
-        "saves",
-        "weapon",
-        "backup_weapon",
-        "attacks",
-        "carrier",
-        "legs",
-        "has_back",
-        "hands_free",
-        "state",
-        "aware",
-        "position",
-        "martial_arts",
-        "humanoid",
-        "natural_armor",
+    /// Every field with its name on charts, in declaration order.
+    pub const KEYS: [Key; 32] = [
+        Key::new("name", "name", Unit::None),
+        Key::new("class", "class", Unit::None),
+        Key::new("level", "level", Unit::None),
+        Key::new("race", "race", Unit::None),
+        Key::new("monster", "monster", Unit::None),
+        Key::new("hit_dice", "Hit Dice", Unit::None),
+        Key::new("intelligent", "intelligent", Unit::None),
+        Key::new("size", "size", Unit::None),
+        Key::new("height_ft", "height", Unit::Feet),
+        Key::new("strength", "Strength", Unit::Score),
+        Key::new("dexterity", "Dexterity", Unit::Score),
+        Key::new("ac", "armor class", Unit::ArmorClass),
+        Key::new("shield", "shield bonus", Unit::ArmorClass),
+        Key::new("magic_ac", "magical protection", Unit::ArmorClass),
+        Key::new("helmet", "helmet", Unit::None),
+        Key::new("armor_type", "armor", Unit::None),
+        Key::new("hp", "hit points", Unit::HitPoints),
+        Key::new("thac0", "THAC0", Unit::None),
+        Key::new("saves", "saving throws", Unit::D20),
+        Key::new("weapon", "weapon", Unit::None),
+        Key::new("backup_weapon", "backup weapon", Unit::None),
+        Key::new("attacks", "attacks", Unit::None),
+        Key::new("carrier", "weight carrier", Unit::None),
+        Key::new("legs", "legs", Unit::None),
+        Key::new("has_back", "has a back", Unit::None),
+        Key::new("hands_free", "hands free", Unit::None),
+        Key::new("state", "state", Unit::None),
+        Key::new("aware", "aware", Unit::None),
+        Key::new("position", "position", Unit::None),
+        Key::new("martial_arts", "martial arts", Unit::None),
+        Key::new("humanoid", "humanoid", Unit::None),
+        Key::new("natural_armor", "natural armor", Unit::None),
     ];
+
+    /// The field names a scenario may use, in declaration order (for suggestions on a misspelt one).
+    pub const FIELDS: [&'static str; 32] = keys(&CombatantSpec::KEYS);
 }
 
 /// A field whose value the rules cannot accept.

@@ -29,6 +29,95 @@ pub use options::RuleOptions;
 use crate::rules::combatant::State;
 use crate::rules::tables::Size;
 
+/// A key of a scenario file with the name a reader knows it by. Charts and tables print the name, never
+/// the key (docs/scenarios.md "Charts"); each section's keys are one table of these, beside the type that
+/// reads them, so a new key cannot come without its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    /// The key as a scenario writes it (`sap_helpless_ko_cap`).
+    pub key: &'static str,
+    /// What a reader calls it (`sap cap on a helpless victim`).
+    pub name: &'static str,
+    /// The unit of its values.
+    pub unit: Unit,
+}
+
+impl Key {
+    /// A key, its name and unit.
+    pub const fn new(key: &'static str, name: &'static str, unit: Unit) -> Key {
+        Key { key, name, unit }
+    }
+}
+
+/// The keys of a table of [`Key`]s, in its order: the lists that serve suggestions and checks.
+pub const fn keys<const N: usize>(table: &[Key; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = table[i].key;
+        i += 1;
+    }
+    out
+}
+
+/// The unit a key's values or a metric is in, as an axis label and a legend write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// A name, a switch, a count without a unit.
+    None,
+    /// Percent.
+    Percent,
+    /// Feet.
+    Feet,
+    /// An ability score (`18/50`).
+    Score,
+    /// Armor class.
+    ArmorClass,
+    /// Hit points.
+    HitPoints,
+    /// Combat rounds.
+    Rounds,
+    /// A multiple (of the mugger's height).
+    Times,
+    /// A face of the d20.
+    D20,
+    /// Pairs of d20 rolled in a Strength contest.
+    DicePairs,
+}
+
+impl Unit {
+    /// The unit as an axis label ends: ` (feet)`; empty without a unit.
+    pub fn axis(self) -> &'static str {
+        match self {
+            Unit::None => "",
+            Unit::Percent => " (%)",
+            Unit::Feet => " (feet)",
+            Unit::Score => " (score)",
+            Unit::ArmorClass => " (AC)",
+            Unit::HitPoints => " (hit points)",
+            Unit::Rounds => " (rounds)",
+            Unit::Times => " (times)",
+            Unit::D20 => " (d20)",
+            Unit::DicePairs => " (pairs of d20)",
+        }
+    }
+
+    /// A value with its unit, as a legend or a caption writes it: `3 ft`, `60%`; a score, an armor class or a
+    /// name bare.
+    pub fn value(self, value: &str) -> String {
+        match self {
+            Unit::Percent => format!("{value}%"),
+            Unit::Feet => format!("{value} ft"),
+            Unit::HitPoints => format!("{value} hp"),
+            Unit::Rounds => format!("{value} rounds"),
+            Unit::Times => format!("{value}×"),
+            Unit::None | Unit::Score | Unit::ArmorClass | Unit::D20 | Unit::DicePairs => {
+                value.to_string()
+            }
+        }
+    }
+}
+
 /// The two sides of one single action, resolved once per sweep point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Matchup {

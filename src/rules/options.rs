@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
+use crate::rules::{Key, Unit, keys};
 
 /// How a fraction of a hit point is rounded when damage is split (docs/rules.md §1 "Fractions").
 #[derive(
@@ -280,38 +281,101 @@ pub struct OptionError {
 }
 
 impl RuleOptions {
-    /// The names of every switch, in docs/rules.md §8 order (for suggestions on a misspelt switch).
-    pub const SWITCHES: [&'static str; 29] = [
-        "natural_20_hits",
-        "natural_1_misses",
-        "natural_20_saves",
-        "natural_1_fails_saves",
-        "rounding",
-        "helmets",
-        "mug_max_height_ratio",
-        "mug_ko_rounds",
-        "sap_ko_rounds",
-        "mug_level_diff",
-        "armed_defender_bonus",
-        "armed_defender_extra_attack",
-        "sap_penalty",
-        "sap_ko_per_point",
-        "sap_ko_cap",
-        "sap_helpless_ko_per_point",
-        "sap_helpless_ko_cap",
-        "sap_wake_at",
-        "grab_contest",
-        "grab_size_rounding",
-        "death_at",
-        "temp_heal_rounds",
-        "held_back_odd_point",
-        "mug_bare_hands",
-        "mug_humanoid_only",
-        "armed_defender_vs_grabs",
-        "grab_person_size",
-        "martial_arts_row",
-        "held_response",
+    /// Every switch with its name on charts, in docs/rules.md §8 order.
+    pub const KEYS: [Key; 29] = [
+        Key::new("natural_20_hits", "a natural 20 always hits", Unit::None),
+        Key::new("natural_1_misses", "a natural 1 always misses", Unit::None),
+        Key::new("natural_20_saves", "a natural 20 always saves", Unit::None),
+        Key::new(
+            "natural_1_fails_saves",
+            "a natural 1 always fails a save",
+            Unit::None,
+        ),
+        Key::new("rounding", "rounding of fractions", Unit::None),
+        Key::new("helmets", "helmet rule", Unit::None),
+        Key::new(
+            "mug_max_height_ratio",
+            "tallest victim a mugger reaches, in his heights",
+            Unit::Times,
+        ),
+        Key::new("mug_ko_rounds", "mugging knockout length", Unit::Rounds),
+        Key::new("sap_ko_rounds", "sap knockout length", Unit::Rounds),
+        Key::new(
+            "mug_level_diff",
+            "a monster's level in the mugging save",
+            Unit::None,
+        ),
+        Key::new("armed_defender_bonus", "armed defender's bonus", Unit::None),
+        Key::new(
+            "armed_defender_extra_attack",
+            "armed defender's strike is an extra attack",
+            Unit::None,
+        ),
+        Key::new("sap_penalty", "sap to-hit penalty", Unit::None),
+        Key::new(
+            "sap_ko_per_point",
+            "sap knockout chance per point",
+            Unit::Percent,
+        ),
+        Key::new("sap_ko_cap", "sap knockout cap", Unit::Percent),
+        Key::new(
+            "sap_helpless_ko_per_point",
+            "sap knockout chance per point on a helpless victim",
+            Unit::Percent,
+        ),
+        Key::new(
+            "sap_helpless_ko_cap",
+            "sap cap on a helpless victim",
+            Unit::Percent,
+        ),
+        Key::new(
+            "sap_wake_at",
+            "d100 that wakes a sapped sleeper",
+            Unit::None,
+        ),
+        Key::new("grab_contest", "grab contest", Unit::None),
+        Key::new(
+            "grab_size_rounding",
+            "rounding of the halved size modifier",
+            Unit::None,
+        ),
+        Key::new("death_at", "death at", Unit::HitPoints),
+        Key::new(
+            "temp_heal_rounds",
+            "temporary damage heals a point every",
+            Unit::Rounds,
+        ),
+        Key::new(
+            "held_back_odd_point",
+            "odd point of a held-back blow",
+            Unit::None,
+        ),
+        Key::new("mug_bare_hands", "bare hands can mug", Unit::None),
+        Key::new(
+            "mug_humanoid_only",
+            "only humanoids can be mugged",
+            Unit::None,
+        ),
+        Key::new(
+            "armed_defender_vs_grabs",
+            "an armed victim strikes a grabber first",
+            Unit::None,
+        ),
+        Key::new(
+            "grab_person_size",
+            "size modifier in a grab of a person",
+            Unit::None,
+        ),
+        Key::new(
+            "martial_arts_row",
+            "roll that reads martial arts",
+            Unit::None,
+        ),
+        Key::new("held_response", "what a held fighter does", Unit::None),
     ];
+
+    /// The names of every switch, in docs/rules.md §8 order (for suggestions on a misspelt switch).
+    pub const SWITCHES: [&'static str; 29] = keys(&RuleOptions::KEYS);
 
     /// Checks every range docs/rules.md §8 states; the first violation is returned.
     pub fn validate(&self) -> Result<(), OptionError> {

@@ -4,9 +4,9 @@ use std::fmt;
 
 use toml::Value;
 
-use crate::rules::CombatantSpec;
 use crate::rules::action::ActionOptionsSpec;
 use crate::rules::options::RuleOptions;
+use crate::rules::{CombatantSpec, Key, Unit, keys};
 
 /// The most points one file may ask for (variants × sweep points): beyond it a typo is more likely than
 /// a study.
@@ -71,22 +71,94 @@ impl fmt::Display for SweepValue {
 /// The sections a sweep path may start with.
 pub const SECTIONS: [&str; 4] = ["attacker", "victim", "action_options", "rules"];
 
-/// Fields below a combatant field that a path may reach (`attacker.saves.pp`, `attacker.weapon.magic`).
-fn sub_fields(field: &str) -> &'static [&'static str] {
+/// The fields of a save override a path may reach (`attacker.saves.pp`), with their names.
+const SAVE_KEYS: [Key; 5] = [
+    Key::new("ppd", "save vs paralyzation, poison, death", Unit::D20),
+    Key::new("rsw", "save vs rod, staff, wand", Unit::D20),
+    Key::new("pp", "save vs petrification, polymorph", Unit::D20),
+    Key::new("bw", "save vs breath weapon", Unit::D20),
+    Key::new("sp", "save vs spell", Unit::D20),
+];
+const SAVE_FIELDS: [&str; 5] = keys(&SAVE_KEYS);
+
+/// The fields of an inline weapon a path may reach (`attacker.weapon.magic`), with their names.
+const WEAPON_KEYS: [Key; 9] = [
+    Key::new("name", "weapon", Unit::None),
+    Key::new("size", "weapon size", Unit::None),
+    Key::new("type", "weapon type", Unit::None),
+    Key::new("damage", "weapon damage", Unit::HitPoints),
+    Key::new("damage_large", "weapon damage against L", Unit::HitPoints),
+    Key::new("controllable", "weapon held back", Unit::None),
+    Key::new("missile", "missile weapon", Unit::None),
+    Key::new("hands", "weapon hands", Unit::None),
+    Key::new("magic", "weapon's magic bonus", Unit::None),
+];
+const WEAPON_FIELDS: [&str; 9] = keys(&WEAPON_KEYS);
+
+/// Fields below a combatant field that a path may reach (`attacker.saves.pp`, `attacker.weapon.magic`):
+/// their names and their table.
+fn sub_fields(field: &str) -> (&'static [&'static str], &'static [Key]) {
     match field {
-        "saves" => &["ppd", "rsw", "pp", "bw", "sp"],
-        "weapon" | "backup_weapon" => &[
-            "name",
-            "size",
-            "type",
-            "damage",
-            "damage_large",
-            "controllable",
-            "missile",
-            "hands",
-            "magic",
-        ],
-        _ => &[],
+        "saves" => (&SAVE_FIELDS, &SAVE_KEYS),
+        "weapon" | "backup_weapon" => (&WEAPON_FIELDS, &WEAPON_KEYS),
+        _ => (&[], &[]),
+    }
+}
+
+/// The table entry of a path's last field, with the words that go before its name (`attacker`, or
+/// `attacker backup` for a backup weapon's field), or `None` for a path that is not a sweep path.
+fn path_key(path: &str) -> Option<(String, Key)> {
+    let mut segments = path.split('.');
+    let section = segments.next()?;
+    let field = segments.next()?;
+    let table: &[Key] = match section {
+        "attacker" | "victim" => &CombatantSpec::KEYS,
+        "action_options" => &ActionOptionsSpec::KEYS,
+        "rules" => &RuleOptions::KEYS,
+        _ => return None,
+    };
+    let mut key = *table.iter().find(|k| k.key == field)?;
+    let mut before = match section {
+        "attacker" | "victim" => section.to_string(),
+        _ => String::new(),
+    };
+    if let Some(sub) = segments.next() {
+        key = *sub_fields(field).1.iter().find(|k| k.key == sub)?;
+        if field == "backup_weapon" {
+            before.push_str(" backup");
+        }
+    }
+    segments.next().is_none().then_some((before, key))
+}
+
+/// A sweep path (or `level_gap`, `variant`) as a reader says it: `attacker Strength`, `sap cap on a
+/// helpless victim`. Charts print this, never the path.
+pub fn path_name(path: &str) -> String {
+    match (path, path_key(path)) {
+        ("level_gap", _) => "level gap".to_string(),
+        (_, Some((before, key))) if before.is_empty() => key.name.to_string(),
+        (_, Some((before, key))) => format!("{before} {}", key.name),
+        (other, None) => other.replace(['.', '_'], " "),
+    }
+}
+
+/// A sweep path's axis label, with its unit: `attacker Strength (score)`.
+pub fn path_label(path: &str) -> String {
+    match (path, path_key(path)) {
+        ("level_gap", _) => "level gap (attacker level − victim level or Hit Dice)".to_string(),
+        (_, Some((_, key))) => format!("{}{}", path_name(path), key.unit.axis()),
+        (_, None) => path_name(path),
+    }
+}
+
+/// One value of a sweep path as a legend or a caption says it: `attacker Strength 18/00`, `sap knockout cap
+/// 60%`, `helmet rule: yes`.
+pub fn path_value(path: &str, value: &SweepValue) -> String {
+    let name = path_name(path);
+    let unit = path_key(path).map_or(Unit::None, |(_, key)| key.unit);
+    match value {
+        SweepValue::Bool(b) => format!("{name}: {}", if *b { "yes" } else { "no" }),
+        other => format!("{name} {}", unit.value(&other.to_string())),
     }
 }
 
@@ -142,7 +214,7 @@ pub fn check_path(path: &str) -> Result<Vec<String>, PathError> {
         ));
     }
     let deeper = if matches!(section, "attacker" | "victim") {
-        sub_fields(field)
+        sub_fields(field).0
     } else {
         &[]
     };
@@ -266,6 +338,70 @@ mod tests {
     fn range(text: &str) -> Result<Vec<SweepValue>, String> {
         let table: toml::Table = toml::from_str(&format!("r = {text}")).unwrap();
         range_values(table["r"].as_table().unwrap())
+    }
+
+    #[test]
+    fn paths_read_as_their_human_names() {
+        assert_eq!(path_name("attacker.strength"), "attacker Strength");
+        assert_eq!(path_label("attacker.strength"), "attacker Strength (score)");
+        assert_eq!(path_label("victim.height_ft"), "victim height (feet)");
+        assert_eq!(
+            path_name("rules.sap_helpless_ko_cap"),
+            "sap cap on a helpless victim"
+        );
+        assert_eq!(path_name("action_options.hands"), "hands on the victim");
+        assert_eq!(
+            path_name("attacker.saves.pp"),
+            "attacker save vs petrification, polymorph"
+        );
+        assert_eq!(
+            path_name("victim.backup_weapon.damage"),
+            "victim backup weapon damage"
+        );
+        assert_eq!(path_name("level_gap"), "level gap");
+        assert_eq!(path_name("variant"), "variant");
+        assert_eq!(
+            path_value("attacker.strength", &SweepValue::Text("18/00".into())),
+            "attacker Strength 18/00"
+        );
+        assert_eq!(
+            path_value("rules.sap_ko_cap", &SweepValue::Int(60)),
+            "sap knockout cap 60%"
+        );
+        assert_eq!(
+            path_value("rules.helmets", &SweepValue::Bool(true)),
+            "helmet rule: yes"
+        );
+    }
+
+    #[test]
+    fn every_sweep_path_has_a_name_of_its_own() {
+        // Every field of every section (and every sub-field) has a name, and no two paths share one.
+        let mut paths: Vec<String> = Vec::new();
+        for section in SECTIONS {
+            let fields: &[&str] = match section {
+                "attacker" | "victim" => &CombatantSpec::FIELDS,
+                "action_options" => &ActionOptionsSpec::FIELDS,
+                _ => &RuleOptions::SWITCHES,
+            };
+            for field in fields {
+                paths.push(format!("{section}.{field}"));
+                // A weapon's `name` is the weapon itself, and is named so.
+                for sub in sub_fields(field).0.iter().filter(|s| **s != "name") {
+                    paths.push(format!("{section}.{field}.{sub}"));
+                }
+            }
+        }
+        let names: Vec<String> = paths.iter().map(|p| path_name(p)).collect();
+        for (path, name) in paths.iter().zip(&names) {
+            assert!(check_path(path).is_ok(), "{path}");
+            assert!(path_key(path).is_some(), "{path} has no entry");
+            assert_eq!(
+                names.iter().filter(|n| *n == name).count(),
+                1,
+                "{path}: `{name}` names two paths"
+            );
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::rules::sap::SapOutcome;
 use crate::rules::sap::sap_damage;
 use crate::rules::strike::StrikeOutcome;
 use crate::rules::strike::split_total;
-use crate::rules::{Damage, Wound};
+use crate::rules::{Damage, Unit, Wound};
 use crate::stats::interval::{self, Estimate};
 use crate::stats::tally::{Histogram, Tally};
 
@@ -177,118 +177,217 @@ pub(crate) fn summary_table(action: Action) -> &'static [(&'static str, Source)]
     }
 }
 
-/// What every metric means, exactly (docs/scenarios.md "Metrics"). Each summary metric of every action has
-/// one line here (a test checks it), so the reference cannot leave one out.
-pub const DEFINITIONS: &[(&str, &str)] = &[
-    (
-        "p_knockout",
-        "hit and knocked out: the mugged victim failed his save, or the sap's knockout d100 fell within its chance",
-    ),
-    (
-        "p_hit",
-        "the attack hit (an automatic hit on a sleeping or held victim counts)",
-    ),
-    ("ko_rounds", "rounds a knockout lasts, over the knockouts"),
-    (
-        "save_needed",
-        "the d20 the mugged victim needs to save: his petrification number plus the mugger's level minus his own, unclamped",
-    ),
-    (
-        "roll_needed",
-        "the d20 face the attack needs before the natural-1 and natural-20 rules: THAC0 minus armor class minus every modifier (it may be below 1 or above 20; 1 for an automatic hit)",
-    ),
-    (
-        "p_out",
-        "hit, and out by either way: knocked out by the rule, or down by the damage",
-    ),
-    (
-        "p_wake",
-        "hit, not knocked out, and the knockout d100 reached `sap_wake_at`: the sleeping or held victim woke",
-    ),
-    (
-        "p_down",
-        "hit, and the blow's real and temporary damage leave the victim at 0 hit points or less (unconscious or dead)",
-    ),
-    (
-        "p_killed",
-        "hit, and the blow's real damage alone leaves the victim at `death_at` hit points or less",
-    ),
-    ("damage", "damage applied (real and temporary), over hits"),
-    ("damage_real", "the real part of the damage, over hits"),
-    (
-        "damage_temporary",
-        "the temporary part of the damage, over hits",
-    ),
-    (
-        "p_control",
-        "hit, and the grabber won the Strength contest for the object",
-    ),
-    (
-        "p_hold",
-        "hit, and the row of the modified roll on the wrestling column is a hold",
-    ),
-    (
-        "p_hold_kept",
-        "a hold, and the victim's first attempt to break it by the Strength contest fails",
-    ),
-    (
-        "p_struck_first",
-        "the armed victim's attacks of a first round, made before the grab at +4, hit the grabber at least once (0 when he holds no melee weapon, or with `armed_defender_vs_grabs = false`)",
-    ),
-    (
-        "struck_damage",
-        "the total damage of those attacks (+4 and Strength included), over the trials where one hit",
-    ),
-    (
-        "contest_rolls",
-        "pairs of contest dice rolled, ties included: over hits (grab_object) or over holds (grabs of persons and monsters)",
-    ),
-    (
-        "grabber_strength",
-        "the score the grabber rolls against in the contest, after every modifier (one hand, size; an 18/xx counted as 18)",
-    ),
-    (
-        "victim_strength",
-        "the score the victim rolls against in the contest (an 18/xx counted as 18)",
-    ),
-    (
-        "monster_strength",
-        "the grabbed monster's Strength: as given, or its rough score from its attacks (monster victims only)",
-    ),
-    (
-        "p_attacker_wins",
-        "the fight ended with only the victim down (unconscious, dead or pinned)",
-    ),
-    (
-        "p_victim_wins",
-        "the fight ended with only the attacker down",
-    ),
-    ("p_both_down", "both sides fell in the same round"),
-    (
-        "p_timeout",
-        "neither side fell within `max_rounds` (the four endings add up to 1)",
-    ),
-    ("p_victim_killed", "the victim is dead when the fight ends"),
-    (
-        "p_attacker_killed",
-        "the attacker is dead when the fight ends",
-    ),
-    (
-        "p_won_by_opening",
-        "the opening (a mugging or a sap before round 1) took the victim out: the attacker won in round 0 (0 without an opening)",
-    ),
-    (
-        "rounds",
-        "rounds fought (`max_rounds` for a timeout, 0 when the opening won)",
-    ),
+/// One metric: its name in the files, its name on charts with its unit, and what it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Definition {
+    /// As summary.csv writes it.
+    pub metric: &'static str,
+    /// As a chart's axis, title and caption say it.
+    pub name: &'static str,
+    /// The unit of its values on a chart (percent for a probability).
+    pub unit: Unit,
+    /// Exactly what it counts.
+    pub meaning: &'static str,
+}
+
+/// What every metric means, exactly (docs/scenarios.md "Metrics"), and what charts call it. Each summary
+/// metric of every action has one entry here (a test checks it), so neither the reference nor a chart can
+/// leave one out.
+pub const DEFINITIONS: &[Definition] = &[
+    Definition {
+        metric: "p_knockout",
+        name: "knockout chance",
+        unit: Unit::Percent,
+        meaning: "hit and knocked out: the mugged victim failed his save, or the sap's knockout d100 fell within its chance",
+    },
+    Definition {
+        metric: "p_hit",
+        name: "hit chance",
+        unit: Unit::Percent,
+        meaning: "the attack hit (an automatic hit on a sleeping or held victim counts)",
+    },
+    Definition {
+        metric: "ko_rounds",
+        name: "knockout length",
+        unit: Unit::Rounds,
+        meaning: "rounds a knockout lasts, over the knockouts",
+    },
+    Definition {
+        metric: "save_needed",
+        name: "save needed",
+        unit: Unit::D20,
+        meaning: "the d20 the mugged victim needs to save: his petrification number plus the mugger's level minus his own, unclamped",
+    },
+    Definition {
+        metric: "roll_needed",
+        name: "d20 roll needed",
+        unit: Unit::None,
+        meaning: "the d20 face the attack needs before the natural-1 and natural-20 rules: THAC0 minus armor class minus every modifier (it may be below 1 or above 20; 1 for an automatic hit)",
+    },
+    Definition {
+        metric: "p_out",
+        name: "victim out: knocked out or down",
+        unit: Unit::Percent,
+        meaning: "hit, and out by either way: knocked out by the rule, or down by the damage",
+    },
+    Definition {
+        metric: "p_wake",
+        name: "victim woken",
+        unit: Unit::Percent,
+        meaning: "hit, not knocked out, and the knockout d100 reached `sap_wake_at`: the sleeping or held victim woke",
+    },
+    Definition {
+        metric: "p_down",
+        name: "victim dropped by the blow",
+        unit: Unit::Percent,
+        meaning: "hit, and the blow's real and temporary damage leave the victim at 0 hit points or less (unconscious or dead)",
+    },
+    Definition {
+        metric: "p_killed",
+        name: "victim killed by the blow",
+        unit: Unit::Percent,
+        meaning: "hit, and the blow's real damage alone leaves the victim at `death_at` hit points or less",
+    },
+    Definition {
+        metric: "damage",
+        name: "damage per hit",
+        unit: Unit::HitPoints,
+        meaning: "damage applied (real and temporary), over hits",
+    },
+    Definition {
+        metric: "damage_real",
+        name: "real damage per hit",
+        unit: Unit::HitPoints,
+        meaning: "the real part of the damage, over hits",
+    },
+    Definition {
+        metric: "damage_temporary",
+        name: "temporary damage per hit",
+        unit: Unit::HitPoints,
+        meaning: "the temporary part of the damage, over hits",
+    },
+    Definition {
+        metric: "p_control",
+        name: "control won",
+        unit: Unit::Percent,
+        meaning: "hit, and the grabber won the Strength contest for the object",
+    },
+    Definition {
+        metric: "p_hold",
+        name: "hold won",
+        unit: Unit::Percent,
+        meaning: "hit, and the row of the modified roll on the wrestling column is a hold",
+    },
+    Definition {
+        metric: "p_hold_kept",
+        name: "hold kept past the first break",
+        unit: Unit::Percent,
+        meaning: "a hold, and the victim's first attempt to break it by the Strength contest fails",
+    },
+    Definition {
+        metric: "p_struck_first",
+        name: "grabber struck first",
+        unit: Unit::Percent,
+        meaning: "the armed victim's attacks of a first round, made before the grab at +4, hit the grabber at least once (0 when he holds no melee weapon, or with `armed_defender_vs_grabs = false`)",
+    },
+    Definition {
+        metric: "struck_damage",
+        name: "first-strike damage",
+        unit: Unit::HitPoints,
+        meaning: "the total damage of those attacks (+4 and Strength included), over the trials where one hit",
+    },
+    Definition {
+        metric: "contest_rolls",
+        name: "contest rolls",
+        unit: Unit::DicePairs,
+        meaning: "pairs of contest dice rolled, ties included: over hits (grab_object) or over holds (grabs of persons and monsters)",
+    },
+    Definition {
+        metric: "grabber_strength",
+        name: "grabber Strength",
+        unit: Unit::Score,
+        meaning: "the score the grabber rolls against in the contest, after every modifier (one hand, size; an 18/xx counted as 18)",
+    },
+    Definition {
+        metric: "victim_strength",
+        name: "victim Strength",
+        unit: Unit::Score,
+        meaning: "the score the victim rolls against in the contest (an 18/xx counted as 18)",
+    },
+    Definition {
+        metric: "monster_strength",
+        name: "monster Strength",
+        unit: Unit::Score,
+        meaning: "the grabbed monster's Strength: as given, or its rough score from its attacks (monster victims only)",
+    },
+    Definition {
+        metric: "p_attacker_wins",
+        name: "attacker wins",
+        unit: Unit::Percent,
+        meaning: "the fight ended with only the victim down (unconscious, dead or pinned)",
+    },
+    Definition {
+        metric: "p_victim_wins",
+        name: "victim wins",
+        unit: Unit::Percent,
+        meaning: "the fight ended with only the attacker down",
+    },
+    Definition {
+        metric: "p_both_down",
+        name: "both down",
+        unit: Unit::Percent,
+        meaning: "both sides fell in the same round",
+    },
+    Definition {
+        metric: "p_timeout",
+        name: "timeout",
+        unit: Unit::Percent,
+        meaning: "neither side fell within `max_rounds` (the four endings add up to 1)",
+    },
+    Definition {
+        metric: "p_victim_killed",
+        name: "victim killed",
+        unit: Unit::Percent,
+        meaning: "the victim is dead when the fight ends",
+    },
+    Definition {
+        metric: "p_attacker_killed",
+        name: "attacker killed",
+        unit: Unit::Percent,
+        meaning: "the attacker is dead when the fight ends",
+    },
+    Definition {
+        metric: "p_won_by_opening",
+        name: "won by the opening",
+        unit: Unit::Percent,
+        meaning: "the opening (a mugging or a sap before round 1) took the victim out: the attacker won in round 0 (0 without an opening)",
+    },
+    Definition {
+        metric: "rounds",
+        name: "fight length",
+        unit: Unit::Rounds,
+        meaning: "rounds fought (`max_rounds` for a timeout, 0 when the opening won)",
+    },
 ];
 
 /// The definition of `metric`, if it is one.
 pub fn definition(metric: &str) -> Option<&'static str> {
-    DEFINITIONS
-        .iter()
-        .find(|(m, _)| *m == metric)
-        .map(|(_, d)| *d)
+    find(metric).map(|d| d.meaning)
+}
+
+fn find(metric: &str) -> Option<&'static Definition> {
+    DEFINITIONS.iter().find(|d| d.metric == metric)
+}
+
+/// A metric's name on a chart, without its unit (the key itself for an unknown one).
+pub fn name(metric: &str) -> String {
+    find(metric).map_or_else(|| metric.replace('_', " "), |d| d.name.to_string())
+}
+
+/// A metric's axis label: its name and unit, `knockout chance (%)`.
+pub fn label(metric: &str) -> String {
+    let unit = find(metric).map_or(Unit::None, |d| d.unit);
+    format!("{}{}", name(metric), unit.axis())
 }
 
 /// How a summary metric of `action` is estimated: "probability", "mean" or "fixed".
@@ -718,12 +817,17 @@ mod tests {
             .iter()
             .flat_map(|&a| summary_metrics(a).collect::<Vec<_>>())
             .collect();
-        for (metric, _) in DEFINITIONS {
+        for Definition { metric, unit, .. } in DEFINITIONS {
             assert!(
                 used.contains(metric),
                 "{metric} is defined but no action reports it"
             );
+            // A chart prints a probability in percent: its unit says so, and only its unit.
+            assert_eq!(is_probability(metric), *unit == Unit::Percent, "{metric}");
         }
+        assert_eq!(label("p_knockout"), "knockout chance (%)");
+        assert_eq!(label("rounds"), "fight length (rounds)");
+        assert_eq!(name("no_such_metric"), "no such metric");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::export::chart::figure::{
 use crate::export::summary::PointSummary;
 use crate::scenario::Scenario;
 use crate::scenario::chart::{Chart, ChartKind};
-use crate::scenario::sweep::SweepValue;
+use crate::scenario::sweep::{SweepValue, path_value};
 use crate::scenario::tune::{Target, Tune};
 use crate::stats::Tally;
 use crate::stats::interval::Estimate;
@@ -34,14 +34,6 @@ fn column(scenario: &Scenario, name: &str) -> Column {
             .iter()
             .position(|a| a.path == path)
             .map_or(Column::Variant, Column::Axis),
-    }
-}
-
-fn text_of(p: &PointSummary<'_>, c: Column) -> String {
-    match c {
-        Column::Variant => p.variant.to_string(),
-        Column::LevelGap => p.level_gap.to_string(),
-        Column::Axis(i) => p.values[i].to_string(),
     }
 }
 
@@ -72,13 +64,14 @@ fn series_columns(scenario: &Scenario, chart: &Chart) -> Vec<Column> {
     cols
 }
 
+/// A series' legend entry: the variant's name, and each sweep value by its human name
+/// (`attacker Strength 18/00`).
 fn series_name(scenario: &Scenario, p: &PointSummary<'_>, cols: &[Column]) -> String {
     cols.iter()
-        .enumerate()
-        .map(|(i, c)| match (i, c) {
-            (0, _) | (_, Column::Variant) => text_of(p, *c),
-            (_, Column::Axis(a)) => format!("{} {}", scenario.axes[*a].path, p.values[*a]),
-            (_, Column::LevelGap) => format!("gap {}", p.level_gap),
+        .map(|c| match c {
+            Column::Variant => p.variant.to_string(),
+            Column::Axis(a) => path_value(&scenario.axes[*a].path, &p.values[*a]),
+            Column::LevelGap => format!("level gap {}", p.level_gap),
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -275,7 +268,7 @@ pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint]) -> Li
             .axes
             .iter()
             .zip(scenario.grid_values(row.grid_point))
-            .map(|(a, v)| format!("{} {v}", a.path))
+            .map(|(a, v)| path_value(&a.path, v))
             .collect::<Vec<_>>()
             .join(", ");
         let mut line = Vec::new();
@@ -314,8 +307,8 @@ pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint]) -> Li
         (Target::Variant { .. }, Some((variant, theirs))) => (
             format!(
                 "{} minus {} of {}{}",
-                tune.metric,
-                theirs,
+                metrics::name(tune.metric),
+                metrics::name(theirs),
                 scenario.variants[variant],
                 if probability {
                     " (percentage points)"

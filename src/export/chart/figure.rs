@@ -100,57 +100,12 @@ impl Figure {
     }
 }
 
-/// A metric's axis label with its unit.
+/// A metric's axis label with its unit, from the metrics' table of names.
 pub fn metric_label(metric: &str) -> String {
-    let text = match metric {
-        "p_knockout" => "knockout chance (%)",
-        "p_hit" => "hit chance (%)",
-        "p_wake" => "chance to wake the victim (%)",
-        "p_control" => "chance to win control (%)",
-        "p_hold" => "chance of a hold (%)",
-        "p_hold_kept" => "chance of a hold kept past the first break (%)",
-        "p_out" => "chance the victim is out: knocked out or down (%)",
-        "p_down" => "chance the blow drops the victim (%)",
-        "p_killed" => "chance the blow kills the victim (%)",
-        "p_struck_first" => "chance the armed victim strikes the grabber first (%)",
-        "struck_damage" => "first-strike damage (hit points)",
-        "victim_strength" => "victim Strength (score)",
-        "roll_needed" => "d20 roll needed",
-        "ko_rounds" => "knockout length (rounds)",
-        "damage" => "damage per hit (hit points)",
-        "damage_real" => "real damage per hit (hit points)",
-        "damage_temporary" => "temporary damage per hit (hit points)",
-        "contest_rolls" => "contest rolls (pairs of d20)",
-        "save_needed" => "save needed (d20)",
-        "monster_strength" => "monster Strength (score)",
-        "grabber_strength" => "grabber Strength (score)",
-        "rounds" => "fight length (rounds)",
-        "p_attacker_wins" => "attacker wins (%)",
-        "p_victim_wins" => "victim wins (%)",
-        "p_both_down" => "both down (%)",
-        "p_timeout" => "timeout (%)",
-        "p_victim_killed" => "victim killed (%)",
-        "p_attacker_killed" => "attacker killed (%)",
-        other => return other.replace('_', " "),
-    };
-    text.to_string()
+    crate::stats::metrics::label(metric)
 }
 
-/// A sweep path's axis label with its unit.
+/// A sweep path's axis label with its unit, from the tables of names beside the keys.
 pub fn path_label(path: &str) -> String {
-    match path {
-        "level_gap" => "level gap (attacker level − victim level or Hit Dice)".to_string(),
-        p => {
-            let words = p.replace(['.', '_'], " ");
-            let unit = match p.rsplit('.').next() {
-                Some("height_ft") => " (feet)",
-                Some("strength") => " (score)",
-                Some("dexterity") => " (score)",
-                Some("ac" | "shield" | "magic_ac") => " (AC)",
-                Some("hit_dice") => " (Hit Dice)",
-                _ => "",
-            };
-            format!("{words}{unit}")
-        }
-    }
+    crate::scenario::sweep::path_label(path)
 }

@@ -272,6 +272,12 @@ fn accepts(schema: &Value, defs: &Map<String, Value>) -> String {
             {
                 accepts(items, defs)
             }
+            Some(_)
+                if schema.get("minItems") == Some(&Value::from(2))
+                    && schema.get("maxItems") == Some(&Value::from(2)) =>
+            {
+                "two numbers, `[low, high]`".to_string()
+            }
             Some(items) => format!("a list of {}", accepts(items, defs)),
             None => "a list".to_string(),
         },

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::rules::action::Action;
 use crate::scenario::Axis;
-use crate::scenario::sweep::SweepValue;
+use crate::scenario::sweep::{SweepValue, path_name, path_value};
 use crate::stats::metrics;
 
 /// The kinds of chart.
@@ -22,6 +22,82 @@ pub enum ChartKind {
     /// A metric's paired difference against the baseline, with its band and a zero line: one line per
     /// other variant.
     Difference,
+}
+
+/// How large a chart is drawn, and how large its text is: each size is a canvas in pixels and a text size
+/// in points at the width the canvas is meant to be shown at (docs/scenarios.md "Charts").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChartSize {
+    /// 1950×1300 px: 6.5 by 4.33 inches at 300 dpi, a text column's width; the text is 9 to 13 points printed
+    /// at that width (the default: charts are pasted into documents).
+    #[default]
+    Page,
+    /// 1920×1080 px, 16:9, with text large enough to read across a room.
+    Slide,
+    /// 1200×800 px, for a browser or a chat window.
+    Screen,
+}
+
+impl ChartSize {
+    /// The canvas, in pixels.
+    pub fn pixels(self) -> (u32, u32) {
+        match self {
+            ChartSize::Page => (1950, 1300),
+            ChartSize::Slide => (1920, 1080),
+            ChartSize::Screen => (1200, 800),
+        }
+    }
+
+    /// Pixels per typographic point of text: 300 dpi on a page; a slide's text as large as a page's on a
+    /// sheet 6.7 inches wide; a screen's at a comfortable 115 dpi.
+    pub fn px_per_pt(self) -> f64 {
+        match self {
+            ChartSize::Page => 300.0 / 72.0,
+            ChartSize::Slide => 4.0,
+            ChartSize::Screen => 1.6,
+        }
+    }
+
+    /// Its name in a scenario.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChartSize::Page => "page",
+            ChartSize::Slide => "slide",
+            ChartSize::Screen => "screen",
+        }
+    }
+}
+
+/// The smallest canvas a chart's text fits, in points of its size's text: narrower, the labels would
+/// cover the plot.
+pub const MIN_CANVAS_PT: (f64, f64) = (260.0, 180.0);
+
+/// The largest `width` or `height`, in pixels: a PNG of 6000×6000 is 108 MB before compression.
+pub const MAX_CANVAS_PX: u32 = 6000;
+
+/// The vertical scale of a line chart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum YScale {
+    /// Even steps (the default).
+    #[default]
+    Linear,
+    /// Powers of ten, for rare events: a chance of 0.1% and one of 5% both show their shape.
+    Log,
+}
+
+/// How an SVG chart carries its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SvgText {
+    /// Text elements naming DejaVu Sans, then Verdana, Arial and any sans-serif: small, searchable,
+    /// editable (the default).
+    #[default]
+    Text,
+    /// Every glyph as a path outline of the embedded DejaVu Sans: the SVG looks the same everywhere, with
+    /// no font installed, but its text can no longer be searched or edited.
+    Paths,
 }
 
 /// A `[[chart]]` table as written.
@@ -43,12 +119,43 @@ pub struct ChartSpec {
     pub metric: Option<String>,
     /// What separates the lines: `variant` (default) or a sweep path.
     pub series: Option<String>,
-    /// A title above the chart (default: the scenario's title).
+    /// A title above the chart (default: the scenario's title; with several charts in the file, the
+    /// scenario's title and what this chart shows, so no two share one).
     pub title: Option<String>,
-    /// Sweep values held fixed for this chart: `at = { "attacker.level" = 9 }`.
+    /// Your own words under the title, before the caption the chart writes itself (what was simulated,
+    /// trials, bands, seed), which stays.
+    pub caption: Option<String>,
+    /// Sweep values held fixed for this chart: `at = { "attacker.level" = 9 }`. The caption says them.
     #[serde(default)]
     #[schemars(schema_with = "crate::scenario::schema::at_table")]
     pub at: Option<toml::Table>,
+    /// The vertical axis of a line or difference chart, `[low, high]`, in the axis' units: percent for a
+    /// probability (`[0, 5]`), percentage points for a difference (default: 0-100% for a probability, cut
+    /// to the data when every value is below 10%; the data's range otherwise).
+    #[serde(default)]
+    #[schemars(schema_with = "crate::scenario::schema::number_pair")]
+    pub y_range: Option<[f64; 2]>,
+    /// `linear` (default) or `log`, for rare events on a line chart: zeros and bands reaching 0 are drawn at
+    /// the axis' floor.
+    pub y_scale: Option<YScale>,
+    /// A heatmap's colour scale, `[low, high]`, in the metric's units (percent for a probability); default:
+    /// the data's range, which the colour bar says.
+    #[serde(default)]
+    #[schemars(schema_with = "crate::scenario::schema::number_pair")]
+    pub color_range: Option<[f64; 2]>,
+    /// `page` (default: 1950×1300, 6.5 inches at 300 dpi), `slide` (1920×1080) or `screen` (1200×800): the
+    /// canvas and the size of its text.
+    pub size: Option<ChartSize>,
+    /// The canvas' width in pixels, instead of the size's (the text keeps the size's scale; the height
+    /// follows the size's proportions unless given).
+    #[schemars(range(min = 1, max = 6000))]
+    pub width: Option<u32>,
+    /// The canvas' height in pixels, instead of the size's.
+    #[schemars(range(min = 1, max = 6000))]
+    pub height: Option<u32>,
+    /// `text` (default): SVG text naming DejaVu Sans with fallbacks; `paths`: every glyph drawn as an
+    /// outline, the same everywhere but no longer text.
+    pub svg_text: Option<SvgText>,
 }
 
 /// A checked chart request.
@@ -68,8 +175,22 @@ pub struct Chart {
     pub series: String,
     /// Title.
     pub title: String,
+    /// The author's words under the title.
+    pub caption: Option<String>,
     /// Sweep values held fixed: only the points with these values are drawn.
     pub at: Vec<(String, SweepValue)>,
+    /// The vertical axis as asked, in the axis' units.
+    pub y_range: Option<(f64, f64)>,
+    /// Linear or log.
+    pub y_scale: YScale,
+    /// A heatmap's colour scale as asked, in the metric's units.
+    pub color_range: Option<(f64, f64)>,
+    /// Its size: the scale of its text.
+    pub size: ChartSize,
+    /// The canvas in pixels.
+    pub pixels: (u32, u32),
+    /// How the SVG carries its text.
+    pub svg_text: SvgText,
 }
 
 /// The most lines (or bars per value, or heatmap panels) a chart draws before it stops being readable.
@@ -354,6 +475,7 @@ impl ChartSpec {
                 Vec::new(),
             ));
         }
+        let look = self.look(kind, &metric)?;
         let chart = Chart {
             file: self.file.clone().unwrap_or_else(|| metric.clone()),
             kind,
@@ -362,7 +484,14 @@ impl ChartSpec {
             metric,
             series,
             title: self.title.clone().unwrap_or_else(|| title.to_string()),
+            caption: self.caption.clone(),
             at,
+            y_range: look.y_range,
+            y_scale: look.y_scale,
+            color_range: look.color_range,
+            size: look.size,
+            pixels: look.pixels,
+            svg_text: self.svg_text.unwrap_or_default(),
         };
         let limit = MAX_SERIES
             .iter()
@@ -381,6 +510,221 @@ impl ChartSpec {
             ));
         }
         Ok(chart)
+    }
+}
+
+/// How a chart is drawn, checked: its axes and its canvas.
+struct Look {
+    y_range: Option<(f64, f64)>,
+    y_scale: YScale,
+    color_range: Option<(f64, f64)>,
+    size: ChartSize,
+    pixels: (u32, u32),
+}
+
+impl ChartKind {
+    /// Its name in a scenario.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChartKind::Line => "line",
+            ChartKind::Heatmap => "heatmap",
+            ChartKind::Histogram => "histogram",
+            ChartKind::Difference => "difference",
+        }
+    }
+}
+
+/// A `[low, high]` pair checked: finite, in order, within `0..=100` for a percentage, above 0 on a log
+/// scale.
+fn pair(
+    field: &'static str,
+    [lo, hi]: [f64; 2],
+    percent: bool,
+    log: bool,
+) -> Result<(f64, f64), ChartError> {
+    let written = format!("`{field} = [{lo}, {hi}]`");
+    let problem = if !(lo.is_finite() && hi.is_finite()) {
+        Some(format!(
+            "{written}: both ends must be numbers, such as [0, 10]"
+        ))
+    } else if lo >= hi {
+        Some(format!(
+            "{written}: the low end must be below the high end, such as [{}, {}]",
+            hi.min(lo),
+            hi.max(lo).max(hi.min(lo) + 1.0)
+        ))
+    } else if percent && (lo < 0.0 || hi > 100.0) {
+        Some(format!(
+            "{written}: a probability is drawn in percent, so both ends are within 0 to 100 (such as [0, 5] for 0-5%)"
+        ))
+    } else if log && lo <= 0.0 {
+        Some(format!(
+            "{written}: a log scale starts above 0, such as [{}, {hi}]",
+            (hi / 1000.0).min(0.01)
+        ))
+    } else {
+        None
+    };
+    match problem {
+        Some(message) => Err(fail(field, message, "", Vec::new())),
+        None => Ok((lo, hi)),
+    }
+}
+
+impl ChartSpec {
+    /// The axes and the canvas, checked against the chart's kind and metric.
+    fn look(&self, kind: ChartKind, metric: &str) -> Result<Look, ChartError> {
+        let refuse =
+            |field: &'static str, message: String| Err(fail(field, message, "", Vec::new()));
+        let percent = metrics::is_probability(metric);
+        let y_scale = self.y_scale.unwrap_or_default();
+        if y_scale == YScale::Log && kind != ChartKind::Line {
+            return refuse(
+                "y_scale",
+                format!(
+                    "`y_scale = \"log\"` is for a line chart; a {} chart has none (drop it, or set kind = \"line\")",
+                    kind.name()
+                ),
+            );
+        }
+        let y_range = match (self.y_range, kind) {
+            (None, _) => None,
+            (Some(range), ChartKind::Line) => {
+                Some(pair("y_range", range, percent, y_scale == YScale::Log)?)
+            }
+            // A difference is free to go below 0, in percentage points for a probability.
+            (Some(range), ChartKind::Difference) => Some(pair("y_range", range, false, false)?),
+            (Some(_), ChartKind::Heatmap) => {
+                return refuse(
+                    "y_range",
+                    "a heatmap's vertical axis is a sweep path: its colours are set by `color_range`"
+                        .to_string(),
+                );
+            }
+            (Some(_), ChartKind::Histogram) => {
+                return refuse(
+                    "y_range",
+                    "`y_range` is for line and difference charts; a histogram's bars are scaled to the tallest"
+                        .to_string(),
+                );
+            }
+        };
+        let color_range = match (self.color_range, kind) {
+            (None, _) => None,
+            (Some(range), ChartKind::Heatmap) => Some(pair("color_range", range, percent, false)?),
+            (Some(_), other) => {
+                return refuse(
+                    "color_range",
+                    format!(
+                        "`color_range` sets a heatmap's colours; a {} chart has none (its axis is set by `y_range`)",
+                        other.name()
+                    ),
+                );
+            }
+        };
+        let size = self.size.unwrap_or_default();
+        let (w, h) = size.pixels();
+        let pixels = match (self.width, self.height) {
+            (None, None) => (w, h),
+            (Some(width), None) => (
+                width,
+                (u64::from(width) * u64::from(h) / u64::from(w)) as u32,
+            ),
+            (None, Some(height)) => (
+                (u64::from(height) * u64::from(w) / u64::from(h)) as u32,
+                height,
+            ),
+            (Some(width), Some(height)) => (width, height),
+        };
+        let field = if self.width.is_some() || self.height.is_none() {
+            "width"
+        } else {
+            "height"
+        };
+        if pixels.0 > MAX_CANVAS_PX || pixels.1 > MAX_CANVAS_PX {
+            return refuse(
+                field,
+                format!(
+                    "the canvas would be {}×{} px: at most {MAX_CANVAS_PX} px a side",
+                    pixels.0, pixels.1
+                ),
+            );
+        }
+        let least = (
+            (MIN_CANVAS_PT.0 * size.px_per_pt()).ceil() as u32,
+            (MIN_CANVAS_PT.1 * size.px_per_pt()).ceil() as u32,
+        );
+        if pixels.0 < least.0 || pixels.1 < least.1 {
+            return refuse(
+                field,
+                format!(
+                    "the canvas would be {}×{} px, too small for the text of size = \"{}\": at least {}×{} px (a smaller size, such as \"screen\", has smaller text)",
+                    pixels.0,
+                    pixels.1,
+                    size.name(),
+                    least.0,
+                    least.1
+                ),
+            );
+        }
+        Ok(Look {
+            y_range,
+            y_scale,
+            color_range,
+            size,
+            pixels,
+        })
+    }
+}
+
+/// Titles for the charts the file leaves untitled (`written` tells which it titles): the scenario's title
+/// alone for a file's only chart; with several, the scenario's title and what this chart shows (its metric,
+/// its kind, its `at` values, and its x axis where that is what tells two apart), so no two charts of a
+/// file share a title.
+pub fn default_titles(charts: &mut [Chart], written: &[bool], title: &str, baseline: &str) {
+    if charts.len() < 2 {
+        return;
+    }
+    let what = |c: &Chart| -> String {
+        let name = metrics::name(&c.metric);
+        let mut text = match c.kind {
+            ChartKind::Line => name,
+            ChartKind::Difference => format!("{name}, difference from {baseline}"),
+            ChartKind::Heatmap => format!(
+                "{name} by {} and {}",
+                path_name(&c.x),
+                path_name(c.y_path.as_deref().unwrap_or_default())
+            ),
+            ChartKind::Histogram => format!("distribution of {name}"),
+        };
+        for (path, value) in &c.at {
+            text.push_str(", ");
+            text.push_str(&path_value(path, value));
+        }
+        text
+    };
+    let mut titles: Vec<String> = charts.iter().map(what).collect();
+    let shared =
+        |titles: &[String], i: usize| titles.iter().filter(|t| **t == titles[i]).count() > 1;
+    let by_x: Vec<bool> = (0..charts.len())
+        .map(|i| shared(&titles, i) && !charts[i].x.is_empty())
+        .collect();
+    for (i, t) in titles.iter_mut().enumerate() {
+        if by_x[i] {
+            t.push_str(&format!(" by {}", path_name(&charts[i].x)));
+        }
+    }
+    let last: Vec<bool> = (0..charts.len()).map(|i| shared(&titles, i)).collect();
+    for (i, chart) in charts.iter_mut().enumerate() {
+        if written.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let mut t = format!("{title} — {}", titles[i]);
+        if last[i] {
+            // Nothing drawn tells them apart (only their series): the file name does.
+            t.push_str(&format!(" ({})", chart.file));
+        }
+        chart.title = t;
     }
 }
 
@@ -520,6 +864,142 @@ mod tests {
             .field,
             "at"
         );
+    }
+
+    #[test]
+    fn axes_and_canvases_are_checked_against_the_kind_and_the_metric() {
+        let axes = paths(&["attacker.level", "victim.monster"]);
+        let check = |spec: ChartSpec| spec.check(&[Action::Mug], &axes, 1, "T");
+        let c = check(ChartSpec {
+            y_range: Some([0.0, 5.0]),
+            y_scale: Some(YScale::Log),
+            ..ChartSpec::default()
+        });
+        // A log axis starts above 0.
+        assert_eq!(c.unwrap_err().field, "y_range");
+        let c = check(ChartSpec {
+            y_range: Some([0.1, 5.0]),
+            y_scale: Some(YScale::Log),
+            ..ChartSpec::default()
+        })
+        .unwrap();
+        assert_eq!((c.y_range, c.y_scale), (Some((0.1, 5.0)), YScale::Log));
+        for (spec, field, words) in [
+            (
+                ChartSpec {
+                    y_range: Some([5.0, 1.0]),
+                    ..ChartSpec::default()
+                },
+                "y_range",
+                "such as [1, 5]",
+            ),
+            (
+                ChartSpec {
+                    y_range: Some([0.0, 200.0]),
+                    ..ChartSpec::default()
+                },
+                "y_range",
+                "within 0 to 100",
+            ),
+            (
+                ChartSpec {
+                    y_range: Some([0.0, f64::NAN]),
+                    ..ChartSpec::default()
+                },
+                "y_range",
+                "both ends must be numbers",
+            ),
+            (
+                ChartSpec {
+                    kind: Some(ChartKind::Heatmap),
+                    y_range: Some([0.0, 5.0]),
+                    ..ChartSpec::default()
+                },
+                "y_range",
+                "color_range",
+            ),
+            (
+                ChartSpec {
+                    kind: Some(ChartKind::Heatmap),
+                    y_scale: Some(YScale::Log),
+                    ..ChartSpec::default()
+                },
+                "y_scale",
+                "a heatmap chart has none",
+            ),
+            (
+                ChartSpec {
+                    color_range: Some([0.0, 5.0]),
+                    ..ChartSpec::default()
+                },
+                "color_range",
+                "a line chart has none",
+            ),
+            (
+                ChartSpec {
+                    width: Some(600),
+                    ..ChartSpec::default()
+                },
+                "width",
+                "too small for the text of size = \"page\"",
+            ),
+            (
+                ChartSpec {
+                    height: Some(5000),
+                    ..ChartSpec::default()
+                },
+                "height",
+                "at most 6000 px a side",
+            ),
+        ] {
+            let e = check(spec).unwrap_err();
+            assert_eq!(e.field, field, "{}", e.message);
+            assert!(e.message.contains(words), "{}", e.message);
+        }
+        // A difference's axis may go below 0; a heatmap's colours may be set.
+        let spec = ChartSpec {
+            kind: Some(ChartKind::Heatmap),
+            color_range: Some([0.0, 50.0]),
+            ..ChartSpec::default()
+        };
+        assert_eq!(check(spec).unwrap().color_range, Some((0.0, 50.0)));
+    }
+
+    #[test]
+    fn a_canvas_is_its_size_unless_width_or_height_say_otherwise() {
+        let axes = paths(&["attacker.level"]);
+        let canvas = |spec: ChartSpec| {
+            let c = spec.check(&[Action::Mug], &axes, 1, "T").unwrap();
+            (c.size, c.pixels)
+        };
+        assert_eq!(
+            canvas(ChartSpec::default()),
+            (ChartSize::Page, (1950, 1300))
+        );
+        let screen = ChartSpec {
+            size: Some(ChartSize::Screen),
+            ..ChartSpec::default()
+        };
+        assert_eq!(canvas(screen.clone()), (ChartSize::Screen, (1200, 800)));
+        let slide = ChartSpec {
+            size: Some(ChartSize::Slide),
+            ..ChartSpec::default()
+        };
+        assert_eq!(canvas(slide).1, (1920, 1080));
+        // A width alone keeps the size's proportions; both are taken as given.
+        let wide = ChartSpec {
+            width: Some(900),
+            ..screen.clone()
+        };
+        assert_eq!(canvas(wide).1, (900, 600));
+        let both = ChartSpec {
+            width: Some(900),
+            height: Some(900),
+            ..screen
+        };
+        assert_eq!(canvas(both).1, (900, 900));
+        // Page text is 9 points at 300 dpi: 37.5 pixels.
+        assert!((ChartSize::Page.px_per_pt() * 9.0 - 37.5).abs() < 1e-9);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! resolved against the rules, and any error is traced back to the text that set the faulty field.
 
 pub mod chart;
+pub mod describe;
 pub mod locate;
 pub mod schema;
 pub mod sweep;
@@ -151,6 +152,9 @@ pub struct Scenario {
     pub text: String,
     /// Title for charts and tables.
     pub title: String,
+    /// What every point holds fixed, in a few words: the attacker and the victim less what a sweep or a
+    /// variant changes (charts print it under their title).
+    pub setting: String,
     /// The file's action (a variant may set its own: [`Point::action`], [`Scenario::actions`]).
     pub action: Action,
     /// Each variant's action.
@@ -407,7 +411,13 @@ impl Builder<'_> {
         }
         let title = raw.title.clone().unwrap_or_else(|| stem.to_string());
         let distinct_actions = distinct(action, &actions);
-        let charts = self.charts(&distinct_actions, &axes, variants.len(), &title)?;
+        let charts = self.charts(
+            &distinct_actions,
+            &axes,
+            variants.len(),
+            &title,
+            &variants[baseline].0,
+        )?;
         let points = self.points(&variants, &axes)?;
         let tunes = self.tunes(&variants, baseline, &axes)?;
         if let Some(first) = points.first()
@@ -431,6 +441,7 @@ impl Builder<'_> {
             sha256: crate::digest::sha256_hex(bytes),
             text: text.to_string(),
             title,
+            setting: describe::setting(self.table, &axes),
             action,
             actions,
             baseline,
@@ -759,6 +770,7 @@ impl Builder<'_> {
         axes: &[Axis],
         variants: usize,
         title: &str,
+        baseline: &str,
     ) -> Result<Vec<Chart>, ScenarioError> {
         let mut charts = Vec::new();
         for (i, spec) in self.raw.chart.iter().enumerate() {
@@ -795,6 +807,8 @@ impl Builder<'_> {
         if charts.is_empty() {
             charts.extend(chart::default_chart(actions, axes, variants, title));
         }
+        let written: Vec<bool> = self.raw.chart.iter().map(|c| c.title.is_some()).collect();
+        chart::default_titles(&mut charts, &written, title, baseline);
         Ok(charts)
     }
 

@@ -154,6 +154,16 @@ pub(crate) fn at_table(_: &mut SchemaGenerator) -> Schema {
     })
 }
 
+/// A chart's `[low, high]`: two numbers.
+pub(crate) fn number_pair(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "array",
+        "items": { "type": "number" },
+        "minItems": 2,
+        "maxItems": 2
+    })
+}
+
 impl JsonSchema for Dice {
     fn schema_name() -> Cow<'static, str> {
         "Dice".into()

@@ -228,3 +228,94 @@ fn the_text_is_kept_and_its_opening_comments_describe_it() {
     );
     assert!(parse(MUG).unwrap().description().is_empty());
 }
+
+/// Every shipped scenario, loaded.
+fn shipped() -> Vec<Scenario> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files.iter().map(|f| Scenario::load(f).unwrap()).collect()
+}
+
+#[test]
+fn the_charts_of_one_file_never_share_a_default_title() {
+    for s in shipped() {
+        for (i, c) in s.charts.iter().enumerate() {
+            eprintln!("{}: {}", c.file, c.title);
+            assert!(
+                s.charts[..i].iter().all(|d| d.title != c.title),
+                "{}: `{}` twice",
+                s.file,
+                c.title
+            );
+            assert!(c.title.starts_with(&s.title), "{}", c.title);
+        }
+    }
+    let s = parse(&format!(
+        "{MUG}\n[[chart]]\nfile = \"a\"\nat = {{ \"victim.monster\" = \"orc\" }}\n[[chart]]\nfile = \"b\"\nat = {{ \"victim.monster\" = \"ogre\" }}\n[[chart]]\nfile = \"c\"\nx = \"level_gap\"\nat = {{ \"victim.monster\" = \"ogre\" }}\n[[chart]]\nfile = \"d\"\ntitle = \"Mine\"\n"
+    ))
+    .unwrap();
+    let titles: Vec<&str> = s.charts.iter().map(|c| c.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Mugging an ogre sentry — knockout chance, victim monster orc",
+            "Mugging an ogre sentry — knockout chance, victim monster ogre by attacker level",
+            "Mugging an ogre sentry — knockout chance, victim monster ogre by level gap",
+            "Mine"
+        ]
+    );
+    // A file's only chart keeps the scenario's title.
+    assert_eq!(
+        parse(MUG).unwrap().charts[0].title,
+        "Mugging an ogre sentry"
+    );
+}
+
+#[test]
+fn the_setting_says_what_every_point_holds_fixed() {
+    let s = parse(MUG).unwrap();
+    // The level and the monster are swept: the axes say them.
+    assert_eq!(
+        s.setting,
+        "thief (club, behind) against the victim shown (unaware)"
+    );
+    for s in shipped() {
+        eprintln!("{}: {}", s.stem, s.setting);
+        assert!(s.setting.contains(" against "), "{}", s.setting);
+    }
+}
+
+#[test]
+fn chart_keys_are_checked_where_they_are_written() {
+    let e = error(&format!(
+        "{MUG}\n[[chart]]\nfile = \"a\"\ny_range = [10, 2]\n"
+    ));
+    assert_eq!(e.line, Some(MUG.lines().count() + 4), "{e}");
+    assert!(
+        e.message.contains("the low end must be below the high end"),
+        "{e}"
+    );
+    let e = error(&format!("{MUG}\n[[chart]]\ny_scale = \"logarithmic\"\n"));
+    assert!(
+        e.message.contains("linear") && e.message.contains("log"),
+        "{e}"
+    );
+    let e = error(&format!("{MUG}\n[[chart]]\nsize = \"poster\"\n"));
+    assert!(e.message.contains("page"), "{e}");
+    let e = error(&format!(
+        "{MUG}\n[[chart]]\nkind = \"heatmap\"\ny = \"victim.monster\"\ny_range = [0, 5]\n"
+    ));
+    assert_eq!(e.help, None);
+    assert!(e.message.contains("color_range"), "{e}");
+    let ok = parse(&format!(
+        "{MUG}\n[[chart]]\ncaption = \"The text's example is level 9.\"\nsize = \"screen\"\nsvg_text = \"paths\"\ny_range = [0, 50]\n"
+    ))
+    .unwrap();
+    let c = &ok.charts[0];
+    assert_eq!(c.caption.as_deref(), Some("The text's example is level 9."));
+    assert_eq!((c.pixels, c.svg_text), ((1200, 800), chart::SvgText::Paths));
+}

@@ -504,7 +504,7 @@ fn finish(
     if !opts.no_charts {
         let drawn = Instant::now();
         files.extend(
-            chart::render(scenario, &summaries, tallies, &differences, &tuned)
+            chart::render(scenario, &summaries, tallies, &differences, &tuned, trials)
                 .map_err(anyhow::Error::msg)?,
         );
         chart_seconds = drawn.elapsed().as_secs_f64();

@@ -217,7 +217,7 @@ fn run_exact_adds_the_exact_column_last() {
             .join("mugging-level-gap")
             .join("ko-by-level-gap.svg"),
     );
-    assert!(svg.contains("exact value"));
+    assert!(svg.contains("Black dashes: the exact values."));
 }
 
 #[test]

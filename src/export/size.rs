@@ -18,10 +18,16 @@ pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 1 << 30;
 const FLOAT: u64 = 24;
 /// The widest count cell (`u64::MAX` has 20 digits).
 const COUNT: u64 = 20;
-/// A chart's SVG frame, axes and legend with its PNG (a line drawing compresses to under 250 KiB at the
-/// charts' size), and what each point adds to them.
-const CHART_FRAME: u64 = 512 * 1024;
+/// A chart's SVG frame, axes, caption and legend, and what each point adds to them; its PNG is counted by
+/// its pixels ([`chart_bytes`]).
+const CHART_FRAME: u64 = 128 * 1024;
 const CHART_POINT: u64 = 256;
+
+/// A chart of `pixels`: its frame, and its PNG at a third of a byte a pixel (anti-aliased line drawings
+/// and text compress to under a fifth at the page size).
+fn chart_bytes((width, height): (u32, u32)) -> u64 {
+    CHART_FRAME + u64::from(width) * u64::from(height) / 3
+}
 /// The manifest without its scenario-sized fields.
 const MANIFEST: u64 = 4 * 1024;
 /// The report's style sheet, headings, sentences and facts, without what the scenario sizes.
@@ -77,11 +83,22 @@ pub fn projected_bytes(scenario: &Scenario, trials: u64) -> u64 {
     let tune_row = 512 + lead(scenario, 0);
     total = total.saturating_add((scenario.tunes.len() as u64 * grid).saturating_mul(tune_row));
     // The scenario's charts (its default one included) and one per tune.
-    let charts = (scenario.charts.len() + scenario.tunes.len()) as u64;
-    let chart_points = scenario.points.len() as u64;
-    let chart = CHART_FRAME + chart_points * CHART_POINT;
-    total = total.saturating_add(charts.saturating_mul(chart));
-    total.saturating_add(report_bytes(scenario, charts.saturating_mul(chart)))
+    let chart_points = scenario.points.len() as u64 * CHART_POINT;
+    let tune_pixels = crate::scenario::chart::ChartSize::default().pixels();
+    let pixels: Vec<(u32, u32)> = scenario
+        .charts
+        .iter()
+        .map(|c| c.pixels)
+        .chain(scenario.tunes.iter().map(|_| tune_pixels))
+        .collect();
+    let charts = pixels
+        .iter()
+        .map(|&p| chart_bytes(p).saturating_add(chart_points))
+        .fold(0u64, u64::saturating_add);
+    // The report inlines every chart's SVG, not its PNG.
+    let svgs = (pixels.len() as u64).saturating_mul(CHART_FRAME.saturating_add(chart_points));
+    total = total.saturating_add(charts);
+    total.saturating_add(report_bytes(scenario, svgs))
 }
 
 /// report.html: its frame, the scenario's text (shown whole, and its title and opening comments again),

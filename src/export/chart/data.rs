@@ -1,21 +1,31 @@
 //! From a scenario's results to the figures its `[[chart]]` requests describe.
 //!
 //! Sweep axes a chart does not name (as x, y, series, or fixed with `at`) split its lines further: one line
-//! per combination, named after the values that tell them apart.
+//! per combination, named after the values that tell them apart. Everything a reader of a pasted chart
+//! needs is decided here (docs/scenarios.md "Charts"): the caption (what was simulated, trials, seed, what
+//! the bands are), the vertical axis (a rare event's cut-down range, said in a note), and where the points
+//! the rules forbid would be, with their reasons.
 
 use crate::export::chart::figure::{
-    Figure, HeatmapFigure, HistogramFigure, LineFigure, LinePoint, Series, metric_label, path_label,
+    Cell, Figure, HeatmapFigure, HistogramFigure, LineFigure, LinePoint, Plot, Series,
 };
 use crate::export::summary::PointSummary;
 use crate::scenario::Scenario;
-use crate::scenario::chart::{Chart, ChartKind};
-use crate::scenario::sweep::{SweepValue, path_value};
+use crate::scenario::chart::{Chart, ChartKind, YScale};
+use crate::scenario::sweep::{SweepValue, path_label, path_name, path_value};
 use crate::scenario::tune::{Target, Tune};
 use crate::stats::Tally;
-use crate::stats::interval::Estimate;
+use crate::stats::interval::{Estimate, z_for};
 use crate::stats::metrics::{self, MetricValue};
 use crate::study::DifferenceRow;
 use crate::tuning::TunePoint;
+
+/// Below this top value (in percent), a probability's axis is cut down to the data: a rare event on a
+/// 0-100% axis is a flat line.
+pub const RARE_EVENT_PERCENT: f64 = 10.0;
+
+/// Ineligible reasons a chart's notes list one by one; more are counted (summary.csv has them all).
+const MAX_REASONS: usize = 3;
 
 /// Where an axis of a chart reads its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,13 +61,15 @@ fn selected(scenario: &Scenario, chart: &Chart, p: &PointSummary<'_>) -> bool {
 /// The columns that split series: the series column first, then the free axes, then the variant when the
 /// series is a sweep path and there are several variants.
 fn series_columns(scenario: &Scenario, chart: &Chart) -> Vec<Column> {
-    let mut cols = vec![column(scenario, &chart.series)];
-    cols.extend(
-        chart
-            .free_axes(&scenario.axes)
-            .into_iter()
-            .map(Column::Axis),
-    );
+    let free = chart.free_axes(&scenario.axes);
+    // A file without variants has one, "base": it names a series only when nothing else does.
+    let mut cols = if chart.series == "variant" && scenario.variants.len() == 1 && !free.is_empty()
+    {
+        Vec::new()
+    } else {
+        vec![column(scenario, &chart.series)]
+    };
+    cols.extend(free.into_iter().map(Column::Axis));
     if chart.series != "variant" && scenario.variants.len() > 1 {
         cols.push(Column::Variant);
     }
@@ -98,28 +110,376 @@ fn group<'s, 'p>(
     groups
 }
 
-/// Builds the figure of one chart.
+/// Builds the figure of one chart; `trials` is what every point ran.
 pub fn figure(
     scenario: &Scenario,
     chart: &Chart,
     summaries: &[PointSummary<'_>],
     tallies: &[Option<Tally>],
     differences: &[DifferenceRow<'_>],
+    trials: u64,
 ) -> Figure {
-    match chart.kind {
-        ChartKind::Line => Figure::Line(line(scenario, chart, summaries)),
-        ChartKind::Difference => Figure::Line(difference(scenario, chart, differences)),
-        ChartKind::Heatmap => Figure::Heatmap(heatmap(scenario, chart, summaries)),
-        ChartKind::Histogram => Figure::Histogram(histogram(scenario, chart, summaries, tallies)),
+    let mut notes = vec![method(scenario, chart, trials)];
+    let plot = match chart.kind {
+        ChartKind::Line => Plot::Line(line(scenario, chart, summaries, &mut notes)),
+        ChartKind::Difference => Plot::Line(difference(scenario, chart, differences, &mut notes)),
+        ChartKind::Heatmap => Plot::Heatmap(heatmap(scenario, chart, summaries, &mut notes)),
+        ChartKind::Histogram => {
+            Plot::Histogram(histogram(scenario, chart, summaries, tallies, &mut notes))
+        }
+    };
+    let mut figure = Figure {
+        title: chart.title.clone(),
+        subtitle: subtitle(scenario, chart),
+        notes,
+        plot,
+    };
+    // One series has no legend; a name other than the default variant's is said in the notes.
+    if let [only] = figure.series_names().as_slice()
+        && *only != "base"
+        && chart.kind != ChartKind::Difference
+    {
+        let only = only.to_string();
+        figure.notes.push(format!("Drawn: {only}."));
+    }
+    figure
+}
+
+/// The author's caption, then what every point holds fixed and the chart's `at` values.
+fn subtitle(scenario: &Scenario, chart: &Chart) -> Vec<String> {
+    let mut lines: Vec<String> = chart.caption.iter().cloned().collect();
+    let mut setting = scenario.setting.clone();
+    if !chart.at.is_empty() {
+        let at: Vec<String> = chart.at.iter().map(|(p, v)| path_value(p, v)).collect();
+        setting.push_str(&format!("; shown at {} only", at.join(" and ")));
+    }
+    lines.push(setting);
+    lines
+}
+
+/// `95%`, `99.5%`.
+fn percent_text(confidence: f64) -> String {
+    format!("{}%", trim((confidence * 100.0 * 1000.0).round() / 1000.0))
+}
+
+/// A number without a needless fraction, at most three decimals: `3`, `2.5`, `0.125`.
+pub fn trim(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round() as i64)
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
-fn line(scenario: &Scenario, chart: &Chart, summaries: &[PointSummary<'_>]) -> LineFigure {
+/// `100,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// What the bands (or whiskers) of a metric are: the interval summary.csv gives it
+/// (docs/scenarios.md "summary.csv", "differences.csv").
+fn bands(scenario: &Scenario, metric: &str, difference: bool) -> String {
+    let level = percent_text(scenario.confidence);
+    let kind = scenario
+        .distinct_actions()
+        .into_iter()
+        .find_map(|a| metrics::kind_of(a, metric))
+        .unwrap_or("mean");
+    let z = trim((z_for(scenario.confidence) * 100.0).round() / 100.0);
+    match (kind, difference) {
+        ("fixed", _) => "no band: the value is fixed by the matchup".to_string(),
+        ("probability", false) => format!("{level} Wilson score intervals"),
+        ("probability", true) => {
+            format!("paired {level} intervals (normal, from the trials where the two differ)")
+        }
+        (_, false) => format!("{level} intervals, the mean ± {z} standard errors"),
+        (_, true) => {
+            format!("paired {level} intervals, the difference ± {z} paired standard errors")
+        }
+    }
+}
+
+/// Trials, seed, and what the bands, whiskers, cells or bars are.
+fn method(scenario: &Scenario, chart: &Chart, trials: u64) -> String {
+    let run = format!(
+        "{} trials a point, seed {}",
+        thousands(trials),
+        scenario.seed
+    );
+    let drawn = match chart.kind {
+        ChartKind::Line | ChartKind::Difference => {
+            let what = if text_axis(scenario, &chart.x) {
+                "whiskers"
+            } else {
+                "bands"
+            };
+            format!(
+                "{what}: {}",
+                bands(scenario, &chart.metric, chart.kind == ChartKind::Difference)
+            )
+        }
+        ChartKind::Heatmap => format!(
+            "cells: estimates (their {} intervals are in summary.csv)",
+            percent_text(scenario.confidence)
+        ),
+        ChartKind::Histogram => "bars: each value's share of the series' trials".to_string(),
+    };
+    format!("{run}; {drawn}.")
+}
+
+/// Whether a sweep path takes text values (monsters, weapons, `"18/50"`): drawn as categories.
+fn text_axis(scenario: &Scenario, path: &str) -> bool {
+    scenario
+        .axes
+        .iter()
+        .find(|a| a.path == path)
+        .is_some_and(|a| a.values.iter().any(|v| v.as_f64().is_none()))
+}
+
+/// One point the chart cannot draw: its series, where it would be, and why.
+struct Missing {
+    series: String,
+    at: String,
+    reason: String,
+}
+
+/// A reason with its numbers blanked: reasons that differ only in numbers (heights, sizes) are one rule.
+fn shape(reason: &str) -> String {
+    let mut out = String::new();
+    let mut in_number = false;
+    for c in reason.chars() {
+        let digit = c.is_ascii_digit() || (in_number && c == '.');
+        if digit && !in_number {
+            out.push('#');
+        } else if !digit {
+            out.push(c);
+        }
+        in_number = digit;
+    }
+    out
+}
+
+/// Reasons of one shape as one sentence: the parenthesized numbers that differ between them are dropped
+/// (`the victim is more than 2 times as tall as the mugger`), any other word that differs becomes `…`.
+fn merged(reasons: &[&str]) -> String {
+    let first: Vec<&str> = reasons[0].split(' ').collect();
+    let words: Vec<Vec<&str>> = reasons.iter().map(|r| r.split(' ').collect()).collect();
+    if words.iter().any(|w| w.len() != first.len()) {
+        return reasons[0].to_string();
+    }
+    let differs = |k: usize| words.iter().any(|w| w[k] != first[k]);
+    let mut out: Vec<&str> = Vec::new();
+    let mut k = 0;
+    while k < first.len() {
+        if first[k].starts_with('(') {
+            let end = (k..first.len())
+                .find(|&j| first[j].ends_with(')') || first[j].ends_with("),"))
+                .unwrap_or(k);
+            if (k..=end).any(differs) {
+                k = end + 1;
+                continue;
+            }
+        }
+        out.push(if differs(k) { "…" } else { first[k] });
+        k += 1;
+    }
+    out.join(" ")
+}
+
+/// The notes on points the rules forbid: one per rule, naming the series and where (`× not eligible
+/// (halfling thief at gnoll, ogre; dwarf thief at ogre): the victim is more than 2 times as tall as the
+/// mugger`).
+fn missing_notes(missing: &[Missing], everywhere: &[(String, bool)], mark: &str) -> Vec<String> {
+    let mut shapes: Vec<(String, Vec<&str>)> = Vec::new();
+    for m in missing {
+        let key = shape(&m.reason);
+        match shapes.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, reasons)) if !reasons.contains(&m.reason.as_str()) => reasons.push(&m.reason),
+            Some(_) => {}
+            None => shapes.push((key, vec![&m.reason])),
+        }
+    }
+    let one_series = everywhere.len() <= 1;
+    let mut notes: Vec<String> = shapes
+        .iter()
+        .take(MAX_REASONS)
+        .map(|(key, reasons)| {
+            let mut whom: Vec<String> = Vec::new();
+            for (series, all) in everywhere {
+                let at: Vec<&str> = missing
+                    .iter()
+                    .filter(|m| m.series == *series && shape(&m.reason) == *key)
+                    .map(|m| m.at.as_str())
+                    .collect();
+                if at.is_empty() {
+                    continue;
+                }
+                let place = if *all {
+                    "everywhere".to_string()
+                } else if at.len() > 6 {
+                    format!("at {} points", at.len())
+                } else {
+                    format!("at {}", at.join(", "))
+                };
+                whom.push(if one_series {
+                    place
+                } else {
+                    format!("{series} {place}")
+                });
+            }
+            let reason = if reasons.len() == 1 {
+                reasons[0].to_string()
+            } else {
+                format!("{} (summary.csv gives each point's)", merged(reasons))
+            };
+            format!("{mark} not eligible ({}): {reason}.", whom.join("; "))
+        })
+        .collect();
+    match shapes.len().saturating_sub(MAX_REASONS) {
+        0 => {}
+        1 => notes.push(format!(
+            "{mark} One more reason: summary.csv gives each point's."
+        )),
+        more => notes.push(format!(
+            "{mark} {more} more reasons: summary.csv gives each point's."
+        )),
+    }
+    notes
+}
+
+/// The largest of `1, 2, 2.5, 5 × 10^k` at or below `v` (`v` > 0).
+fn nice_floor(v: f64) -> f64 {
+    let decade = 10f64.powf(v.log10().floor());
+    [5.0, 2.5, 2.0, 1.0]
+        .iter()
+        .map(|m| m * decade)
+        .find(|n| *n <= v * (1.0 + 1e-9))
+        .unwrap_or(decade)
+}
+
+/// The smallest of `1, 2, 2.5, 5 × 10^k` at or above `v` (`v` > 0).
+fn nice_ceiling(v: f64) -> f64 {
+    let decade = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * decade)
+        .find(|n| *n >= v * (1.0 - 1e-9))
+        .unwrap_or(10.0 * decade)
+}
+
+/// The vertical axis of a line chart, and the note that says so when it is not what a reader expects.
+/// `percent` is a probability's 0-100% axis; a chart's `y_range` wins; a log axis spans the positive data
+/// in whole steps; a probability whose every value and band stays below [`RARE_EVENT_PERCENT`] gets an
+/// axis cut to its data.
+fn y_axis(chart: &Chart, series: &[Series], percent: bool) -> (Option<(f64, f64)>, Vec<String>) {
+    let values: Vec<f64> = series
+        .iter()
+        .flat_map(|s| {
+            s.points
+                .iter()
+                .flat_map(|p| [Some(p.y), p.low, p.high])
+                .flatten()
+                .chain(s.exact.iter().map(|e| e.1))
+        })
+        .collect();
+    let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let cut = |lo: f64, hi: f64| {
+        format!(
+            "The vertical axis runs from {}% to {}%, not 0-100%.",
+            trim(lo),
+            trim(hi)
+        )
+    };
+    if chart.y_scale == YScale::Log {
+        let positive = values.iter().copied().filter(|v| *v > 0.0);
+        let least = positive.clone().fold(f64::INFINITY, f64::min);
+        let (lo, hi) = match chart.y_range {
+            Some(range) => range,
+            None if least.is_finite() => {
+                let hi = nice_ceiling(top);
+                let hi = if percent { hi.min(100.0) } else { hi };
+                // At least one decade, so the scale reads as a log scale.
+                (nice_floor(least).min(hi / 10.0), hi)
+            }
+            None => (0.01, 1.0),
+        };
+        let mut notes = vec![format!(
+            "Log scale from {}{pc} to {}{pc}.",
+            trim_small(lo),
+            trim_small(hi),
+            pc = if percent { "%" } else { "" }
+        )];
+        let floored = series.iter().flat_map(|s| &s.points).any(|p| {
+            p.y <= lo || p.low.is_some_and(|l| l <= lo) || p.high.is_some_and(|h| h <= lo)
+        });
+        if floored {
+            notes.push(format!(
+                "Zeros, and bands reaching below {}{}, are drawn at the foot of the axis (hollow: an estimate there).",
+                trim_small(lo),
+                if percent { "%" } else { "" }
+            ));
+        }
+        return (Some((lo, hi)), notes);
+    }
+    match chart.y_range {
+        Some((lo, hi)) if percent && (lo, hi) != (0.0, 100.0) => {
+            (Some((lo, hi)), vec![cut(lo, hi)])
+        }
+        Some(range) => (Some(range), Vec::new()),
+        None if percent && top.is_finite() && top < RARE_EVENT_PERCENT => {
+            let hi = nice_ceiling(top.max(0.01) * 1.05);
+            (Some((0.0, hi)), vec![cut(0.0, hi)])
+        }
+        None if percent => (Some((0.0, 100.0)), Vec::new()),
+        None => (None, Vec::new()),
+    }
+}
+
+/// A small number with the decimals it needs: `0.001`, `0.05`, `2`.
+fn trim_small(v: f64) -> String {
+    if v >= 0.001 {
+        trim(v)
+    } else {
+        format!("{v:e}")
+    }
+}
+
+fn line(
+    scenario: &Scenario,
+    chart: &Chart,
+    summaries: &[PointSummary<'_>],
+    notes: &mut Vec<String>,
+) -> LineFigure {
     let probability = metrics::is_probability(&chart.metric);
+    let mut figure = plain_line(scenario, chart, summaries, probability, notes);
+    let (range, axis_notes) = y_axis(chart, &figure.series, probability);
+    figure.y_range = range;
+    figure.y_log = chart.y_scale == YScale::Log;
+    notes.splice(1..1, axis_notes);
+    figure
+}
+
+/// The lines of a line chart, its points in the chart's units; ineligible points marked and noted.
+fn plain_line(
+    scenario: &Scenario,
+    chart: &Chart,
+    summaries: &[PointSummary<'_>],
+    probability: bool,
+    notes: &mut Vec<String>,
+) -> LineFigure {
     let scale = if probability { 100.0 } else { 1.0 };
     let x_col = column(scenario, &chart.x);
     let categories: Option<Vec<String>> = match x_col {
-        Column::Axis(i) if scenario.axes[i].values.iter().any(|v| v.as_f64().is_none()) => Some(
+        Column::Axis(i) if text_axis(scenario, &chart.x) => Some(
             scenario.axes[i]
                 .values
                 .iter()
@@ -142,6 +502,15 @@ fn line(scenario: &Scenario, chart: &Chart, summaries: &[PointSummary<'_>]) -> L
             Column::Variant => None,
         }
     };
+    let x_text = |p: &PointSummary<'_>| -> String {
+        match x_col {
+            Column::LevelGap => format!("level gap {}", p.level_gap),
+            Column::Axis(i) => p.values[i].to_string(),
+            Column::Variant => p.variant.to_string(),
+        }
+    };
+    let mut missing: Vec<Missing> = Vec::new();
+    let mut everywhere: Vec<(String, bool)> = Vec::new();
     let series = group(scenario, chart, summaries)
         .into_iter()
         .map(|(name, members)| {
@@ -171,20 +540,59 @@ fn line(scenario: &Scenario, chart: &Chart, summaries: &[PointSummary<'_>]) -> L
                 })
                 .collect();
             exact.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut ineligible = Vec::new();
+            for (_, p) in &members {
+                if let (Err(reason), Some(x)) = (&p.result, x_of(p))
+                    && !ineligible.contains(&x)
+                {
+                    ineligible.push(x);
+                    missing.push(Missing {
+                        series: name.clone(),
+                        at: x_text(p),
+                        reason: reason.clone(),
+                    });
+                }
+            }
+            ineligible.sort_by(f64::total_cmp);
+            everywhere.push((name.clone(), points.is_empty() && !ineligible.is_empty()));
             Series {
                 name,
                 points,
                 exact,
+                ineligible,
             }
         })
-        .filter(|s| !s.points.is_empty())
-        .collect();
+        .filter(|s| !s.points.is_empty() || !s.ineligible.is_empty())
+        .collect::<Vec<_>>();
+    // A variant whose action does not report the metric (a strike has no knockout) is said, not dropped
+    // in silence.
+    let mut silent: Vec<String> = Vec::new();
+    for (name, members) in group(scenario, chart, summaries) {
+        let reports = members
+            .iter()
+            .any(|(_, p)| p.result.is_err() || p.metric(&chart.metric).is_some());
+        if !reports && !silent.contains(&name) {
+            let action = members.first().map(|(_, p)| p.action.name()).unwrap_or("");
+            silent.push(name);
+            notes.push(format!(
+                "Not drawn: {}, whose action ({action}) reports no {}.",
+                silent[silent.len() - 1],
+                metrics::name(&chart.metric)
+            ));
+        }
+    }
+    everywhere.retain(|(name, _)| series.iter().any(|s: &Series| s.name == *name));
+    if series.iter().any(|s| s.exact.len() >= 2) {
+        notes.push("Black dashes: the exact values.".to_string());
+    }
+    notes.extend(missing_notes(&missing, &everywhere, "×"));
     LineFigure {
-        title: chart.title.clone(),
         x_label: path_label(&chart.x),
-        y_label: metric_label(&chart.metric),
-        probability,
+        y_label: metrics::label(&chart.metric),
+        percent: probability,
         x_categories: categories,
+        y_range: None,
+        y_log: false,
         series,
         horizontal: Vec::new(),
         marked: Vec::new(),
@@ -225,23 +633,39 @@ fn as_summaries<'a>(
 }
 
 /// A metric's difference against the baseline: one line per other variant, its band, a zero line.
-fn difference(scenario: &Scenario, chart: &Chart, differences: &[DifferenceRow<'_>]) -> LineFigure {
+fn difference(
+    scenario: &Scenario,
+    chart: &Chart,
+    differences: &[DifferenceRow<'_>],
+    notes: &mut Vec<String>,
+) -> LineFigure {
     let rows = as_summaries(scenario, chart, differences);
-    let mut figure = line(scenario, chart, &rows);
     // Differences of probabilities are in percentage points, and may be negative: a free axis.
-    figure.probability = false;
-    figure.y_label = format!(
-        "difference from {}: {}",
-        scenario.variants[scenario.baseline],
-        difference_label(&chart.metric)
-    );
+    let probability = metrics::is_probability(&chart.metric);
+    let mut figure = plain_line(scenario, chart, &rows, probability, notes);
+    figure.percent = false;
+    figure.y_range = chart.y_range;
+    let baseline = &scenario.variants[scenario.baseline];
+    figure.y_label = match figure.series.as_slice() {
+        // One line and no legend: the label says whose it is.
+        [only] => format!(
+            "{} minus {baseline}: {}",
+            only.name,
+            difference_label(&chart.metric)
+        ),
+        _ => format!(
+            "difference from {baseline}: {}",
+            difference_label(&chart.metric)
+        ),
+    };
     figure.horizontal = vec![0.0];
+    notes.push("Dashed line: no difference.".to_string());
     figure
 }
 
 /// A metric's label for a difference: percentage points for a probability.
 fn difference_label(metric: &str) -> String {
-    let label = metric_label(metric);
+    let label = metrics::label(metric);
     match label.strip_suffix(" (%)") {
         Some(stem) => format!("{stem} (percentage points)"),
         None => label,
@@ -250,7 +674,7 @@ fn difference_label(metric: &str) -> String {
 
 /// A tune's chart: the metric (or, for a match, its paired difference from the matched variant) against
 /// the parameter, one line per sweep point, the target dashed, the chosen values ringed.
-pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint]) -> LineFigure {
+pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint], trials: u64) -> Figure {
     let probability = metrics::is_probability(tune.metric);
     let scale = if probability { 100.0 } else { 1.0 };
     let matched = match &tune.target {
@@ -300,10 +724,15 @@ pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint]) -> Li
             },
             points: line,
             exact: Vec::new(),
+            ineligible: Vec::new(),
         });
     }
-    let (y_label, horizontal) = match (&tune.target, matched) {
-        (Target::Value(t), _) => (metric_label(tune.metric), vec![t * scale]),
+    let (y_label, horizontal, drawn) = match (&tune.target, matched) {
+        (Target::Value(t), _) => (
+            metrics::label(tune.metric),
+            vec![t * scale],
+            format!("bands: {}", bands(scenario, tune.metric, false)),
+        ),
         (Target::Variant { .. }, Some((variant, theirs))) => (
             format!(
                 "{} minus {} of {}{}",
@@ -317,22 +746,47 @@ pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint]) -> Li
                 }
             ),
             vec![0.0],
+            format!(
+                "points: the paired gap to {} on the same dice",
+                scenario.variants[variant]
+            ),
         ),
-        (Target::Variant { .. }, None) => (metric_label(tune.metric), vec![0.0]),
+        (Target::Variant { .. }, None) => (metrics::label(tune.metric), vec![0.0], String::new()),
     };
-    LineFigure {
-        title: format!("{}: tuning {}", scenario.title, tune.parameter),
-        x_label: path_label(&tune.parameter),
-        y_label,
-        probability: probability && matched.is_none(),
-        x_categories: None,
-        series,
-        horizontal,
-        marked,
+    let percent = probability && matched.is_none();
+    Figure {
+        title: format!("{}: tuning {}", scenario.title, path_name(&tune.parameter)),
+        subtitle: vec![scenario.setting.clone()],
+        notes: vec![
+            format!(
+                "{} trials a point, seed {}; {drawn}.",
+                thousands(trials),
+                scenario.seed
+            ),
+            "Dashed line: the target; rings: the values chosen.".to_string(),
+        ],
+        plot: Plot::Line(LineFigure {
+            x_label: path_label(&tune.parameter),
+            y_label,
+            percent,
+            x_categories: None,
+            y_range: percent.then_some((0.0, 100.0)),
+            y_log: false,
+            series,
+            horizontal,
+            marked,
+        }),
     }
 }
 
-fn heatmap(scenario: &Scenario, chart: &Chart, summaries: &[PointSummary<'_>]) -> HeatmapFigure {
+fn heatmap(
+    scenario: &Scenario,
+    chart: &Chart,
+    summaries: &[PointSummary<'_>],
+    notes: &mut Vec<String>,
+) -> HeatmapFigure {
+    let probability = metrics::is_probability(&chart.metric);
+    let scale = if probability { 100.0 } else { 1.0 };
     let y_path = chart.y_path.clone().unwrap_or_default();
     let (xi, yi) = (
         scenario
@@ -354,11 +808,14 @@ fn heatmap(scenario: &Scenario, chart: &Chart, summaries: &[PointSummary<'_>]) -
             .collect::<Vec<_>>()
     };
     let (x_labels, y_labels) = (labels(xi), labels(yi));
-    let panels = group(scenario, chart, summaries)
+    let mut missing: Vec<Missing> = Vec::new();
+    let mut everywhere: Vec<(String, bool)> = Vec::new();
+    let panels: Vec<(String, Vec<Vec<Cell>>)> = group(scenario, chart, summaries)
         .into_iter()
         .map(|(name, members)| {
-            let mut cells = vec![vec![None; x_labels.len()]; y_labels.len()];
-            for (_, p) in members {
+            let mut cells = vec![vec![Cell::Empty; x_labels.len()]; y_labels.len()];
+            let mut any = false;
+            for (_, p) in &members {
                 let col = scenario.axes[xi]
                     .values
                     .iter()
@@ -367,19 +824,57 @@ fn heatmap(scenario: &Scenario, chart: &Chart, summaries: &[PointSummary<'_>]) -
                     .values
                     .iter()
                     .position(|v| *v == p.values[yi]);
-                if let (Some(c), Some(r)) = (col, row) {
-                    cells[r][c] = p.metric(&chart.metric).and_then(|e| e.estimate);
-                }
+                let (Some(c), Some(r)) = (col, row) else {
+                    continue;
+                };
+                cells[r][c] = match &p.result {
+                    Err(reason) => {
+                        missing.push(Missing {
+                            series: name.clone(),
+                            at: format!("{} and {}", p.values[xi], p.values[yi]),
+                            reason: reason.clone(),
+                        });
+                        Cell::Ineligible
+                    }
+                    Ok(_) => match p.metric(&chart.metric).and_then(|e| e.estimate) {
+                        Some(v) => {
+                            any = true;
+                            Cell::Value(v * scale)
+                        }
+                        None => Cell::Empty,
+                    },
+                };
             }
+            everywhere.push((name.clone(), !any));
             (name, cells)
         })
         .collect();
+    notes.extend(missing_notes(&missing, &everywhere, "×"));
+    let values = panels.iter().flat_map(|(_, rows)| {
+        rows.iter().flatten().filter_map(|c| match c {
+            Cell::Value(v) => Some(*v),
+            Cell::Empty | Cell::Ineligible => None,
+        })
+    });
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let (color_range, color_note) = match chart.color_range {
+        Some(range) => (range, "scale: set by the chart".to_string()),
+        None if lo.is_finite() && hi > lo => ((lo, hi), "scale: the data's range".to_string()),
+        None if lo.is_finite() => (
+            (lo - 0.5, lo + 0.5),
+            "every cell has this value".to_string(),
+        ),
+        None => ((0.0, scale), "no values".to_string()),
+    };
     HeatmapFigure {
-        title: chart.title.clone(),
         x_label: path_label(&chart.x),
         y_label: path_label(&y_path),
-        metric_label: metric_label(&chart.metric),
-        probability: metrics::is_probability(&chart.metric),
+        metric_label: metrics::label(&chart.metric),
+        percent: probability,
+        color_range,
+        color_note,
         x_labels,
         y_labels,
         panels,
@@ -391,14 +886,30 @@ fn histogram(
     chart: &Chart,
     summaries: &[PointSummary<'_>],
     tallies: &[Option<Tally>],
+    notes: &mut Vec<String>,
 ) -> HistogramFigure {
+    let mut missing: Vec<Missing> = Vec::new();
+    let mut everywhere: Vec<(String, bool)> = Vec::new();
     let series = group(scenario, chart, summaries)
         .into_iter()
         .filter_map(|(name, members)| {
             // Points of one series are merged: the series is the variable that matters.
             let mut bars: Vec<(i64, u64)> = Vec::new();
-            for (index, p) in members {
-                let Some(Some(tally)) = tallies.get(index) else {
+            for (index, p) in &members {
+                if let Err(reason) = &p.result {
+                    missing.push(Missing {
+                        series: name.clone(),
+                        at: p
+                            .values
+                            .iter()
+                            .zip(&scenario.axes)
+                            .map(|(v, a)| path_value(&a.path, v))
+                            .collect::<Vec<_>>()
+                            .join(" and "),
+                        reason: reason.clone(),
+                    });
+                }
+                let Some(Some(tally)) = tallies.get(*index) else {
                     continue;
                 };
                 for (metric, hist) in metrics::distributions(p.action, tally) {
@@ -414,6 +925,7 @@ fn histogram(
                 }
             }
             let total: u64 = bars.iter().map(|(_, c)| c).sum();
+            everywhere.push((name.clone(), total == 0));
             if total == 0 {
                 return None;
             }
@@ -421,14 +933,295 @@ fn histogram(
             Some((
                 name,
                 bars.into_iter()
-                    .map(|(v, c)| (v, c as f64 / total as f64))
+                    .map(|(v, c)| (v, 100.0 * c as f64 / total as f64))
                     .collect(),
             ))
         })
         .collect();
+    notes.extend(missing_notes(&missing, &everywhere, "Not drawn:"));
     HistogramFigure {
-        title: chart.title.clone(),
-        x_label: metric_label(&chart.metric),
+        x_label: metrics::label(&chart.metric),
         series,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::summary::summarize;
+    use crate::study;
+
+    fn shipped(name: &str) -> Scenario {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(format!("{name}.toml"));
+        Scenario::load(&path).unwrap()
+    }
+
+    /// Every chart of a shipped scenario, from a short run.
+    fn figures(scenario: &Scenario, trials: u64) -> Vec<(String, Figure)> {
+        let results = study::run(scenario, trials, &|_| {});
+        let summaries = summarize(scenario, &results.tallies);
+        let differences = study::differences(scenario, &results);
+        scenario
+            .charts
+            .iter()
+            .map(|c| {
+                let f = figure(
+                    scenario,
+                    c,
+                    &summaries,
+                    &results.tallies,
+                    &differences,
+                    trials,
+                );
+                (c.file.clone(), f)
+            })
+            .collect()
+    }
+
+    fn chart<'f>(figures: &'f [(String, Figure)], file: &str) -> &'f Figure {
+        &figures.iter().find(|(f, _)| f == file).unwrap().1
+    }
+
+    fn lines(figure: &Figure) -> &LineFigure {
+        match &figure.plot {
+            Plot::Line(l) => l,
+            other => panic!("not a line chart: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_caption_says_what_was_simulated_how_often_and_what_the_band_is() {
+        let s = shipped("mugging-level-gap");
+        let f = figures(&s, 500);
+        let ko = chart(&f, "ko-by-level-gap");
+        assert_eq!(
+            ko.title,
+            "Mugging an ogre sentry: knockout odds by level gap"
+        );
+        assert_eq!(
+            ko.subtitle,
+            ["thief (human, Strength 12, club, behind) against ogre (unaware)"]
+        );
+        assert_eq!(
+            ko.notes[0],
+            "500 trials a point, seed 7376; bands: 95% Wilson score intervals."
+        );
+        let brawl = figures(&shipped("subdue-ogre"), 300);
+        let rounds = chart(&brawl, "rounds");
+        assert!(
+            rounds.notes[0].ends_with("bands: 95% intervals, the mean ± 1.96 standard errors."),
+            "{:?}",
+            rounds.notes
+        );
+        assert_eq!(thousands(200_000), "200,000");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(percent_text(0.995), "99.5%");
+    }
+
+    #[test]
+    fn a_chart_fixed_with_at_says_so() {
+        let s = shipped("brawl-vs-armed-guard");
+        let f = figures(&s, 200);
+        let length = chart(&f, "fight-length");
+        assert!(
+            length.subtitle[0].ends_with("; shown at attacker level 5 only"),
+            "{:?}",
+            length.subtitle
+        );
+        assert!(
+            length
+                .title
+                .ends_with("distribution of fight length, attacker level 5")
+        );
+        assert_ne!(length.title, chart(&f, "survival-by-level").title);
+        let mut with_caption = s.charts[1].clone();
+        with_caption.caption = Some("Level 5 only, as in the text.".into());
+        assert_eq!(
+            subtitle(&s, &with_caption)[0],
+            "Level 5 only, as in the text."
+        );
+        assert_eq!(subtitle(&s, &with_caption).len(), 2);
+    }
+
+    #[test]
+    fn ineligible_points_are_marked_where_they_would_be_with_their_reason() {
+        let s = shipped("mugging-halfling-reach");
+        let f = figures(&s, 200);
+        let reach = chart(&f, "p_knockout");
+        let l = lines(reach);
+        // A text axis: the monsters, in the sweep's order.
+        assert_eq!(
+            l.x_categories.as_deref().unwrap(),
+            ["kobold", "goblin", "orc", "gnoll", "ogre"]
+        );
+        let halfling = &l.series[0];
+        assert_eq!(halfling.name, "halfling thief");
+        assert_eq!(halfling.ineligible, [3.0, 4.0]);
+        assert_eq!(halfling.points.len(), 3);
+        assert!(l.series[3].ineligible.is_empty());
+        let note = reach.notes.iter().find(|n| n.starts_with('×')).unwrap();
+        assert_eq!(
+            note,
+            "× not eligible (halfling thief at gnoll, ogre; gnome thief at gnoll, ogre; dwarf thief at ogre): \
+             the victim is more than 2 times as tall as the mugger (summary.csv gives each point's)."
+        );
+        // A series the rules forbid everywhere stays in the legend, its crosses along the axis.
+        let alive = figures(&shipped("take-the-sentry-alive"), 100);
+        let ogre = lines(chart(&alive, "alive-ogre"));
+        let sap = ogre
+            .series
+            .iter()
+            .find(|s| s.name == "sap, then wrestle")
+            .unwrap();
+        assert!(sap.points.is_empty());
+        assert_eq!(sap.ineligible.len(), 12);
+        assert!(
+            chart(&alive, "alive-ogre")
+                .notes
+                .iter()
+                .any(|n| n.contains("sap, then wrestle everywhere")
+                    && n.contains("a sap works only on creatures of size T, S or M"))
+        );
+    }
+
+    #[test]
+    fn reasons_that_differ_only_in_numbers_are_one_rule() {
+        let a = "the victim (7.5 ft) is more than 2 times as tall as the mugger (3 ft)";
+        let b = "the victim (9 ft) is more than 2 times as tall as the mugger (3.5 ft)";
+        assert_eq!(shape(a), shape(b));
+        assert_eq!(
+            merged(&[a, b]),
+            "the victim is more than 2 times as tall as the mugger"
+        );
+        assert_ne!(shape(a), shape("a mugging strikes from behind"));
+    }
+
+    #[test]
+    fn a_rare_event_gets_an_axis_cut_to_its_data_and_a_note() {
+        let s = shipped("subdue-ogre");
+        let f = figures(&s, 2000);
+        let deaths = chart(&f, "accidental-deaths");
+        let (lo, hi) = lines(deaths).y_range.unwrap();
+        assert_eq!(lo, 0.0);
+        assert!(hi < RARE_EVENT_PERCENT, "{hi}");
+        let top = lines(deaths)
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .map(|p| p.high.unwrap())
+            .fold(0.0, f64::max);
+        assert!(top <= hi, "{top} above the axis' {hi}");
+        assert_eq!(
+            deaths.notes[1],
+            format!(
+                "The vertical axis runs from 0% to {}%, not 0-100%.",
+                trim(hi)
+            )
+        );
+        // A common event keeps the whole 0-100% axis, and no note.
+        let wins = chart(&f, "subdue-by-level");
+        assert_eq!(lines(wins).y_range, Some((0.0, 100.0)));
+        assert!(!wins.notes.iter().any(|n| n.contains("vertical axis")));
+        assert_eq!(
+            (nice_ceiling(0.13), nice_ceiling(4.2), nice_ceiling(5.0)),
+            (0.2, 5.0, 5.0)
+        );
+        assert_eq!((nice_floor(0.013), nice_floor(3.0)), (0.01, 2.5));
+    }
+
+    #[test]
+    fn a_log_axis_spans_the_data_and_says_where_zeros_go() {
+        let mut s = shipped("subdue-ogre");
+        s.charts[1].y_scale = YScale::Log;
+        let f = figures(&s, 2000);
+        let deaths = chart(&f, "accidental-deaths");
+        let l = lines(deaths);
+        assert!(l.y_log);
+        let (lo, hi) = l.y_range.unwrap();
+        assert!(lo > 0.0 && hi / lo >= 10.0, "{lo} {hi}");
+        assert!(deaths.notes.iter().any(|n| n.starts_with("Log scale from")));
+        // The low levels kill no ogre in 2000 trials: a zero, drawn at the floor.
+        assert!(l.series[0].points.iter().any(|p| p.y == 0.0));
+        assert!(
+            deaths
+                .notes
+                .iter()
+                .any(|n| n.starts_with("Zeros, and bands"))
+        );
+        // A chart's own range wins, and is said.
+        s.charts[1].y_scale = YScale::Linear;
+        s.charts[1].y_range = Some((0.0, 1.0));
+        let f = figures(&s, 200);
+        let fixed = chart(&f, "accidental-deaths");
+        assert_eq!(lines(fixed).y_range, Some((0.0, 1.0)));
+        assert!(fixed.notes[1].contains("from 0% to 1%"));
+    }
+
+    #[test]
+    fn legends_read_human_names() {
+        let s = shipped("sap-sentry");
+        let f = figures(&s, 100);
+        let names: Vec<&str> = chart(&f, "ko-by-level").series_names();
+        assert_eq!(names[0], "awake guard, attacker Strength 16");
+        assert_eq!(names[1], "awake guard, attacker Strength 18/00");
+        assert_eq!(lines(chart(&f, "ko-by-level")).x_label, "attacker level");
+        assert_eq!(
+            lines(chart(&f, "ko-by-level")).y_label,
+            "knockout chance (%)"
+        );
+    }
+
+    #[test]
+    fn a_heatmap_scale_runs_over_its_data_unless_the_chart_sets_it() {
+        let text = "title = \"Sap grid\"\naction = \"sap\"\ntrials = 300\n[attacker]\nclass = \"fighter\"\nweapon = \"club\"\n[victim]\nclass = \"fighter\"\n[sweep]\n\"attacker.level\" = [1, 5, 9]\n\"victim.state\" = [\"awake\", \"asleep\"]\n[[chart]]\nkind = \"heatmap\"\nx = \"attacker.level\"\ny = \"victim.state\"\nmetric = \"p_knockout\"\n";
+        let mut s = Scenario::parse("grid.toml", "grid", text.as_bytes()).unwrap();
+        let f = figures(&s, 300);
+        let Plot::Heatmap(h) = &f[0].1.plot else {
+            panic!()
+        };
+        let values: Vec<f64> = h.panels[0]
+            .1
+            .iter()
+            .flatten()
+            .filter_map(|c| match c {
+                Cell::Value(v) => Some(*v),
+                Cell::Empty | Cell::Ineligible => None,
+            })
+            .collect();
+        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = values.iter().copied().fold(0.0, f64::max);
+        assert_eq!(h.color_range, (lo, hi));
+        assert!(hi < 100.0 && lo > 0.0, "{lo} {hi}");
+        assert_eq!(h.color_note, "scale: the data's range");
+        s.charts[0].color_range = Some((0.0, 100.0));
+        let f = figures(&s, 300);
+        let Plot::Heatmap(h) = &f[0].1.plot else {
+            panic!()
+        };
+        assert_eq!(
+            (h.color_range, h.color_note.as_str()),
+            ((0.0, 100.0), "scale: set by the chart")
+        );
+    }
+
+    #[test]
+    fn a_variant_whose_action_lacks_the_metric_is_said() {
+        let f = figures(&shipped("sap-or-mug-the-sentry"), 100);
+        let ko = chart(&f, "knockout-by-level");
+        assert!(
+            ko.notes.iter().any(
+                |n| n == "Not drawn: strike, whose action (strike) reports no knockout chance."
+            ),
+            "{:?}",
+            ko.notes
+        );
+        let diff = lines(chart(&f, "mugging-minus-sap"));
+        assert_eq!(
+            diff.y_label,
+            "mugging minus sap: knockout chance (percentage points)"
+        );
     }
 }

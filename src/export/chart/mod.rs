@@ -6,43 +6,45 @@
 pub mod data;
 pub mod draw;
 pub mod figure;
+pub mod glyphs;
 
 use crate::export::summary::PointSummary;
 use crate::scenario::Scenario;
+use crate::scenario::chart::ChartSize;
 use crate::stats::Tally;
 use crate::study::DifferenceRow;
 use crate::tuning::TunePoint;
-use figure::Figure;
+use figure::{Canvas, Figure};
 
-/// The size of every chart: readable at print size and on screen.
-pub const SIZE: (u32, u32) = (1200, 800);
-
-/// Every chart of a scenario as `(file name, bytes)`: `<file>.svg` and `<file>.png` for each.
+/// Every chart of a scenario as `(file name, bytes)`: `<file>.svg` and `<file>.png` for each. `trials` is
+/// what every point ran, which the captions say.
 pub fn render(
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
     tallies: &[Option<Tally>],
     differences: &[DifferenceRow<'_>],
     tunes: &[Vec<TunePoint>],
+    trials: u64,
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let mut figures = Vec::new();
+    let mut figures: Vec<(String, Figure, Canvas)> = Vec::new();
     for chart in &scenario.charts {
-        let figure = data::figure(scenario, chart, summaries, tallies, differences);
-        figures.push((chart.file.clone(), figure));
+        let figure = data::figure(scenario, chart, summaries, tallies, differences, trials);
+        figures.push((chart.file.clone(), figure, Canvas::of(chart)));
     }
     for (tune, points) in scenario.tunes.iter().zip(tunes) {
         figures.push((
             format!("tune-{}", tune.name),
-            Figure::Line(data::tune_figure(scenario, tune, points)),
+            data::tune_figure(scenario, tune, points, trials),
+            Canvas::of_size(ChartSize::default()),
         ));
     }
     let mut files = Vec::new();
-    for (file, figure) in figures {
+    for (file, figure, canvas) in figures {
         files.push((
             format!("{file}.svg"),
-            draw::svg(&figure, SIZE)?.into_bytes(),
+            draw::svg(&figure, &canvas)?.into_bytes(),
         ));
-        files.push((format!("{file}.png"), draw::png(&figure, SIZE)?));
+        files.push((format!("{file}.png"), draw::png(&figure, &canvas)?));
     }
     Ok(files)
 }
@@ -51,6 +53,9 @@ pub fn render(
 mod tests {
     use super::figure::*;
     use super::*;
+    use crate::scenario::chart::ChartSize;
+    use crate::scenario::sweep::path_label;
+    use crate::stats::metrics::label as metric_label;
 
     /// A strict enough XML check for SVG: every tag closes in order, attributes are quoted, no stray `<`.
     fn well_formed(svg: &str) -> Result<(), String> {
@@ -84,9 +89,21 @@ mod tests {
         }
     }
 
-    fn line_figure() -> Figure {
-        let points = |offset: f64| {
-            (1..=5)
+    fn framed(title: &str, plot: Plot) -> Figure {
+        Figure {
+            title: title.into(),
+            subtitle: vec!["thief (human, club, behind) against ogre (unaware)".into()],
+            notes: vec![
+                "200,000 trials a point, seed 7; bands: 95% Wilson score intervals.".into(),
+            ],
+            plot,
+        }
+    }
+
+    fn series(name: &str, offset: f64) -> Series {
+        Series {
+            name: name.into(),
+            points: (1..=5)
                 .map(|x| {
                     let y = 10.0 * x as f64 + offset;
                     LinePoint {
@@ -96,99 +113,117 @@ mod tests {
                         high: Some(y + 2.0),
                     }
                 })
-                .collect()
-        };
-        Figure::Line(LineFigure {
-            title: "Knockout odds by level gap".into(),
+                .collect(),
+            exact: Vec::new(),
+            ineligible: Vec::new(),
+        }
+    }
+
+    fn lines(series: Vec<Series>) -> LineFigure {
+        LineFigure {
             x_label: path_label("level_gap"),
             y_label: metric_label("p_knockout"),
-            probability: true,
+            percent: true,
             x_categories: None,
+            y_range: Some((0.0, 100.0)),
+            y_log: false,
+            series,
             horizontal: vec![50.0],
             marked: vec![(2.0, 20.0)],
-            series: vec![
-                Series {
-                    name: "as written".into(),
-                    points: points(0.0),
-                    exact: (1..=5).map(|x| (x as f64, 10.0 * x as f64)).collect(),
-                },
-                Series {
-                    name: "helmet rule".into(),
-                    points: points(15.0),
-                    exact: Vec::new(),
-                },
-            ],
-        })
+        }
+    }
+
+    fn line_figure() -> Figure {
+        let mut first = series("as written", 0.0);
+        first.exact = (1..=5).map(|x| (x as f64, 10.0 * x as f64)).collect();
+        framed(
+            "Knockout odds by level gap",
+            Plot::Line(lines(vec![first, series("helmet rule", 15.0)])),
+        )
     }
 
     fn heatmap_figure() -> Figure {
-        Figure::Heatmap(HeatmapFigure {
-            title: "Knockout odds, level against monster".into(),
-            x_label: path_label("attacker.level"),
-            y_label: path_label("victim.monster"),
-            metric_label: metric_label("p_knockout"),
-            probability: true,
-            x_labels: vec!["1".into(), "2".into(), "3".into()],
-            y_labels: vec!["orc".into(), "ogre".into()],
-            panels: vec![(
-                "base".into(),
-                vec![
-                    vec![Some(0.1), Some(0.2), None],
-                    vec![Some(0.5), Some(0.7), Some(0.9)],
+        framed(
+            "Knockout odds, level against monster",
+            Plot::Heatmap(HeatmapFigure {
+                x_label: path_label("attacker.level"),
+                y_label: path_label("victim.monster"),
+                metric_label: metric_label("p_knockout"),
+                percent: true,
+                color_range: (10.0, 90.0),
+                color_note: "scale: the data's range".into(),
+                x_labels: vec!["1".into(), "2".into(), "3".into()],
+                y_labels: vec!["orc".into(), "ogre".into()],
+                panels: vec![
+                    (
+                        "as written".into(),
+                        vec![
+                            vec![Cell::Value(10.0), Cell::Value(20.0), Cell::Ineligible],
+                            vec![Cell::Value(50.0), Cell::Value(70.0), Cell::Value(90.0)],
+                        ],
+                    ),
+                    (
+                        "helmet rule".into(),
+                        vec![
+                            vec![Cell::Value(15.0), Cell::Empty, Cell::Value(30.0)],
+                            vec![Cell::Value(55.0), Cell::Value(75.0), Cell::Value(85.0)],
+                        ],
+                    ),
                 ],
-            )],
-        })
+            }),
+        )
     }
 
     fn histogram_figure() -> Figure {
-        Figure::Histogram(HistogramFigure {
-            title: "Knockout length".into(),
-            x_label: metric_label("ko_rounds"),
-            series: vec![
-                ("as written".into(), vec![(2, 0.25), (3, 0.5), (4, 0.25)]),
-                ("sap cap 60%".into(), vec![(2, 0.5), (4, 0.5)]),
-            ],
-        })
+        framed(
+            "Knockout length",
+            Plot::Histogram(HistogramFigure {
+                x_label: metric_label("ko_rounds"),
+                series: vec![
+                    ("as written".into(), vec![(2, 25.0), (3, 50.0), (4, 25.0)]),
+                    ("sap cap 60%".into(), vec![(2, 50.0), (4, 50.0)]),
+                ],
+            }),
+        )
     }
 
-    fn check(figure: &Figure, must_contain: &[&str]) {
-        let dir = std::env::temp_dir().join(format!(
-            "subdual-chart-{}-{}",
-            std::process::id(),
-            must_contain[0].len()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let svg = draw::svg(figure, SIZE).unwrap();
-        let png = draw::png(figure, SIZE).unwrap();
-        std::fs::write(dir.join("c.svg"), &svg).unwrap();
-        std::fs::write(dir.join("c.png"), &png).unwrap();
+    /// Renders both formats on `canvas`, checks them, and returns the SVG.
+    fn render_on(figure: &Figure, canvas: &Canvas) -> String {
+        let svg = draw::svg(figure, canvas).unwrap();
         well_formed(&svg).unwrap();
+        let png = draw::png(figure, canvas).unwrap();
+        let decoded = image::load_from_memory(&png).unwrap();
+        assert_eq!((decoded.width(), decoded.height()), canvas.pixels());
+        svg
+    }
+
+    fn check(figure: &Figure, must_contain: &[&str]) -> String {
+        let svg = render_on(figure, &Canvas::of_size(ChartSize::Screen));
         for text in must_contain {
             assert!(svg.contains(text), "the SVG lacks {text:?}");
         }
-        let decoded = image::load_from_memory(&std::fs::read(dir.join("c.png")).unwrap()).unwrap();
-        assert_eq!((decoded.width(), decoded.height()), SIZE);
-        std::fs::remove_dir_all(&dir).unwrap();
+        svg
     }
 
     #[test]
-    fn a_line_chart_renders_with_title_labels_and_series() {
+    fn a_line_chart_renders_with_title_caption_labels_and_series() {
         check(
             &line_figure(),
             &[
                 "Knockout odds by level gap",
+                "thief (human, club, behind) against ogre (unaware)",
+                "200,000 trials a point, seed 7; bands: 95% Wilson score intervals.",
                 "level gap",
                 "knockout chance (%)",
                 "as written",
                 "helmet rule",
-                "exact value",
             ],
         );
     }
 
     #[test]
-    fn a_heatmap_renders_with_its_scale() {
-        check(
+    fn a_heatmap_renders_with_its_scale_and_where_it_comes_from() {
+        let svg = check(
             &heatmap_figure(),
             &[
                 "Knockout odds, level against monster",
@@ -196,9 +231,15 @@ mod tests {
                 "victim monster",
                 "knockout chance (%)",
                 "ogre",
-                "base",
+                "as written",
+                "helmet rule",
+                "the data&apos;s range",
+                ">\n10%\n<",
+                ">\n90%\n<",
             ],
         );
+        // The colour bar runs over the data's range, not 0-100%.
+        assert!(!svg.contains(">\n100%\n<"), "{svg}");
     }
 
     #[test]
@@ -212,6 +253,139 @@ mod tests {
                 "sap cap 60%",
             ],
         );
+    }
+
+    /// The legend's entries are text elements drawn in the legend's font at its place; a series' name is
+    /// nowhere else, so its presence tells whether there is a legend.
+    #[test]
+    fn a_single_series_has_no_legend() {
+        let one = framed(
+            "One line",
+            Plot::Line(lines(vec![series("the only series", 0.0)])),
+        );
+        let svg = check(&one, &["One line"]);
+        assert!(!svg.contains("the only series"), "a legend for one series");
+        let two = check(&line_figure(), &["as written"]);
+        assert!(two.contains("helmet rule"));
+    }
+
+    #[test]
+    fn the_svg_names_the_embedded_font_with_fallbacks() {
+        let svg = check(&line_figure(), &[]);
+        assert!(
+            svg.contains("font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\""),
+            "{}",
+            &svg[..2000.min(svg.len())]
+        );
+        assert!(!svg.contains("font-family=\"sans-serif\""));
+    }
+
+    #[test]
+    fn a_page_chart_is_1950_pixels_wide_with_print_sized_text() {
+        let canvas = Canvas::of_size(ChartSize::Page);
+        let svg = render_on(&line_figure(), &canvas);
+        assert!(
+            svg.contains("width=\"1950\" height=\"1300\""),
+            "{}",
+            &svg[..300]
+        );
+        // 9 points at 300 dpi is 37.5 pixels: no text is smaller.
+        let sizes: Vec<f64> = svg
+            .split("font-size=\"")
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap()].parse().unwrap())
+            .collect();
+        assert!(!sizes.is_empty());
+        for size in sizes {
+            assert!(size >= 37.5 - 0.01, "a text of {size} px");
+        }
+        let slide = Canvas::of_size(ChartSize::Slide);
+        assert!(render_on(&line_figure(), &slide).contains("width=\"1920\" height=\"1080\""));
+        let custom = Canvas {
+            width: 900,
+            height: 500,
+            ..Canvas::of_size(ChartSize::Screen)
+        };
+        assert!(render_on(&line_figure(), &custom).contains("width=\"900\" height=\"500\""));
+    }
+
+    #[test]
+    fn a_log_axis_is_ticked_in_powers_of_ten() {
+        let mut rare = series("victim killed", 0.0);
+        rare.points = [0.0, 0.05, 0.4, 2.0, 7.0]
+            .iter()
+            .enumerate()
+            .map(|(i, y)| LinePoint {
+                x: i as f64 + 1.0,
+                y: *y,
+                low: Some(y * 0.5),
+                high: Some(y * 1.5 + 0.01),
+            })
+            .collect();
+        let mut figure = lines(vec![rare]);
+        figure.y_range = Some((0.01, 20.0));
+        figure.y_log = true;
+        figure.horizontal.clear();
+        figure.marked.clear();
+        let svg = check(&framed("Rare", Plot::Line(figure)), &[]);
+        for tick in ["0.01%", "0.1%", ">\n1%\n<", ">\n10%\n<"] {
+            assert!(svg.contains(tick), "no tick {tick}");
+        }
+        assert!(!svg.contains(">\n50%\n<"));
+    }
+
+    #[test]
+    fn a_text_axis_draws_dots_and_whiskers_and_crosses_where_points_are_missing() {
+        let mut halfling = series("halfling thief", 0.0);
+        halfling.points.truncate(3);
+        for (i, p) in halfling.points.iter_mut().enumerate() {
+            p.x = i as f64;
+        }
+        halfling.ineligible = vec![3.0, 4.0];
+        let mut human = series("human thief", 0.0);
+        for (i, p) in human.points.iter_mut().enumerate() {
+            p.x = i as f64;
+        }
+        let mut figure = lines(vec![halfling, human]);
+        figure.x_categories = Some(
+            ["kobold", "goblin", "orc", "gnoll", "ogre"]
+                .map(String::from)
+                .to_vec(),
+        );
+        figure.horizontal.clear();
+        figure.marked.clear();
+        let svg = check(&framed("Reach", Plot::Line(figure.clone())), &["gnoll"]);
+        // No line joins the dots: every polyline is a stroke of two points (a whisker, a cap, a cross arm,
+        // a tick, a grid line) but the axes' corner.
+        let points = |svg: &str| -> Vec<usize> {
+            svg.split("<polyline ")
+                .skip(1)
+                .map(|p| {
+                    let at = p.find("points=\"").unwrap() + "points=\"".len();
+                    p[at..at + p[at..].find('"').unwrap()]
+                        .split_whitespace()
+                        .count()
+                })
+                .collect()
+        };
+        let long = |svg: &str| points(svg).into_iter().filter(|n| *n >= 3).count();
+        assert_eq!(long(&svg), 1, "a polyline joins a series' dots");
+        assert!(svg.contains(">\nogre\n<"));
+        // The same figure on a numeric axis is joined: the halfling's solid line is one polyline.
+        figure.x_categories = None;
+        let numeric = check(&framed("Reach", Plot::Line(figure)), &[]);
+        assert!(long(&numeric) >= 2);
+    }
+
+    #[test]
+    fn text_as_paths_leaves_no_text_element() {
+        let canvas = Canvas {
+            text_as_paths: true,
+            ..Canvas::of_size(ChartSize::Screen)
+        };
+        let svg = render_on(&line_figure(), &canvas);
+        assert!(!svg.contains("<text"));
+        assert!(svg.matches("<path d=\"M").count() > 20);
     }
 
     #[test]

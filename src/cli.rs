@@ -500,14 +500,14 @@ fn finish(
             tune_csv(scenario, &tuned, opts.exact),
         ));
     }
-    let first_chart = files.len();
+    let mut charts = None;
     if !opts.no_charts {
-        let drawn = Instant::now();
-        files.extend(
-            chart::render(scenario, &summaries, tallies, &differences, &tuned, trials)
-                .map_err(anyhow::Error::msg)?,
-        );
-        chart_seconds = drawn.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let drawn = chart::render(scenario, &summaries, tallies, &differences, &tuned, trials)
+            .map_err(anyhow::Error::msg)?;
+        files.extend(drawn.iter().flat_map(chart::Drawn::files));
+        charts = Some(drawn);
+        chart_seconds = started.elapsed().as_secs_f64();
     }
     let manifest = Manifest {
         tool: "subdual".to_string(),
@@ -530,7 +530,7 @@ fn finish(
         summaries: &summaries,
         differences: &differences,
         tunes: &tune_lines(scenario, &tuned),
-        charts: (!opts.no_charts).then_some(&files[first_chart..]),
+        charts: charts.as_deref(),
         exact: opts.exact,
     });
     files.push(("report.html".to_string(), report));

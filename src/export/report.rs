@@ -21,11 +21,11 @@
 
 use std::fmt::Write;
 
+use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo};
 use crate::export::summary::{PointSummary, TuneLine};
 use crate::rules::action::Action;
 use crate::scenario::Scenario;
-use crate::scenario::chart::{Chart, ChartKind};
 use crate::scenario::sweep::SweepValue;
 use crate::stats::interval::Estimate;
 use crate::stats::metrics;
@@ -55,8 +55,8 @@ pub struct Report<'a> {
     pub differences: &'a [DifferenceRow<'a>],
     /// The tunes' answers, as tune.csv.
     pub tunes: &'a [TuneLine<'a>],
-    /// The chart files (`<file>.svg` are inlined, the rest ignored); `None` when charts were not drawn.
-    pub charts: Option<&'a [(String, Vec<u8>)]>,
+    /// The charts (their SVG is inlined with their caption); `None` when charts were not drawn.
+    pub charts: Option<&'a [Drawn]>,
     /// Whether exact values were computed (`run --exact`): they get their own columns.
     pub exact: bool,
 }
@@ -353,7 +353,12 @@ fn head(cells: &[(String, bool)]) -> String {
 
 /// The sweep paths and `level gap` header cells.
 fn point_head(s: &Scenario) -> Vec<(String, bool)> {
-    let mut cells: Vec<(String, bool)> = s.paths().into_iter().map(|p| (p, false)).collect();
+    // The names charts print (`attacker Strength`), not the keys the CSV files head their columns with.
+    let mut cells: Vec<(String, bool)> = s
+        .paths()
+        .iter()
+        .map(|p| (crate::scenario::sweep::path_name(p), false))
+        .collect();
     cells.push(("level gap".to_string(), true));
     cells
 }
@@ -399,79 +404,32 @@ fn table(page: &mut String, class: &str, head: &str, rows: &[Row], csv: &str) {
 // ---------------------------------------------------------------------------------------------------
 
 fn charts(page: &mut String, r: &Report<'_>) {
-    let Some(files) = r.charts else {
+    let Some(drawn) = r.charts else {
         page.push_str("<p>Charts were not drawn for this run (<code>--no-charts</code>).</p>\n");
         return;
     };
-    let mut drawn = 0;
-    for (name, bytes) in files {
-        let Some(stem) = name.strip_suffix(".svg") else {
-            continue;
-        };
-        let caption = caption(r.scenario, stem, name);
-        let Some(svg) = inline_svg(bytes, &caption) else {
+    let mut shown = 0;
+    for chart in drawn {
+        let name = format!("{}.svg", chart.file);
+        // The file's name last, so the caption names the image beside the report.
+        let caption = format!("{} ({name})", chart.caption);
+        let Some(svg) = inline_svg(&chart.svg, &caption) else {
             let _ = writeln!(
                 page,
                 "<p class=\"note\">{} could not be shown here.</p>",
-                escape(name)
+                escape(&name)
             );
             continue;
         };
-        drawn += 1;
+        shown += 1;
         let _ = writeln!(
             page,
             "<figure>\n{svg}\n<figcaption>{}</figcaption>\n</figure>",
             escape(&caption)
         );
     }
-    if drawn == 0 {
+    if shown == 0 {
         page.push_str("<p>This study has no chart.</p>\n");
-    }
-}
-
-/// A chart's caption: its title and what it draws, or for a tune's chart the tune; the file's name last,
-/// so the caption names the image beside the report.
-fn caption(s: &Scenario, stem: &str, file: &str) -> String {
-    if let Some(chart) = s.charts.iter().find(|c| c.file == stem) {
-        return format!("{}: {} ({file})", chart.title, drawn(chart));
-    }
-    if let Some(tune) = stem
-        .strip_prefix("tune-")
-        .and_then(|name| s.tunes.iter().find(|t| t.name == name))
-    {
-        return format!(
-            "Tune {}: the value of {} that brings {} to its target, at each point ({file})",
-            tune.name, tune.parameter, tune.metric
-        );
-    }
-    file.to_string()
-}
-
-/// What a chart draws, in words.
-fn drawn(chart: &Chart) -> String {
-    let fixed = if chart.at.is_empty() {
-        String::new()
-    } else {
-        let at: Vec<String> = chart.at.iter().map(|(p, v)| format!("{p} = {v}")).collect();
-        format!(", at {}", at.join(", "))
-    };
-    let by = match chart.series.as_str() {
-        "variant" => "one line per variant".to_string(),
-        path => format!("one line per {path}"),
-    };
-    match chart.kind {
-        ChartKind::Line => format!("{} against {}, {by}{fixed}", chart.metric, chart.x),
-        ChartKind::Difference => format!(
-            "the difference in {} from the baseline against {}, {by}{fixed}",
-            chart.metric, chart.x
-        ),
-        ChartKind::Heatmap => format!(
-            "{} over {} and {}{fixed}",
-            chart.metric,
-            chart.x,
-            chart.y_path.as_deref().unwrap_or("")
-        ),
-        ChartKind::Histogram => format!("the distribution of {}{fixed}", chart.metric),
     }
 }
 
@@ -479,8 +437,7 @@ fn drawn(chart: &Chart) -> String {
 /// DOCTYPE, comments) is dropped, since HTML does not take them; the root gains a `viewBox` if it has none
 /// (so the style sheet's `width:100%;height:auto` scales it), `role="img"` and the caption as its label.
 /// `None` when the bytes hold no SVG element.
-fn inline_svg(bytes: &[u8], label: &str) -> Option<String> {
-    let text = std::str::from_utf8(bytes).ok()?;
+fn inline_svg(text: &str, label: &str) -> Option<String> {
     let start = text.find("<svg")?;
     let end = text.rfind("</svg>")? + "</svg>".len();
     if end <= start {
@@ -875,8 +832,15 @@ mod tests {
         }
         let solved = tuning::solve(&s, &summaries, s.trials, exact, &|_| {});
         let lines = tune_lines(&s, &solved);
-        let files =
-            chart::render(&s, &summaries, &results.tallies, &differences, &solved).expect("charts");
+        let files = chart::render(
+            &s,
+            &summaries,
+            &results.tallies,
+            &differences,
+            &solved,
+            s.trials,
+        )
+        .expect("charts");
         let manifest = Manifest {
             tool: "subdual".into(),
             version: "0.1.0".into(),
@@ -1176,21 +1140,33 @@ aware = false
         let svg = html.split("<figure>\n").nth(1).unwrap();
         assert!(svg.starts_with("<svg "), "{}", &svg[..80]);
         let root = svg.split('>').next().unwrap();
-        assert!(root.contains("viewBox=\"0 0 1200 800\""), "{root}");
+        assert!(root.contains("viewBox=\"0 0 1950 1300\""), "{root}");
+        // The label and the caption are the chart's own words: its title, setting, trials and seed, its
+        // whiskers, the point it could not draw and why, and the file.
+        let label = "Reach. thief (halfling, level 5, club, behind) against the victim shown (unaware). \
+                     400 trials a point, seed 5; whiskers: 95% Wilson score intervals. × not eligible (at \
+                     ogre): the victim (9 ft) is more than 2 times as tall as the mugger (3 ft). \
+                     (p_knockout.svg)";
         assert!(
-            root.contains("role=\"img\" aria-label=\"Reach: p_knockout against"),
+            root.contains(&format!("role=\"img\" aria-label=\"{label}\"")),
             "{root}"
         );
+        assert!(html.contains(&format!("<figcaption>{label}</figcaption>")));
+        // Tables head a swept path with the name the chart prints, not its key.
+        let headline = html.split("<table class=\"headline\">").nth(1).unwrap();
+        let head = headline.split("</thead>").next().unwrap();
+        assert!(head.contains(">victim monster<"), "{head}");
+        assert!(!head.contains("victim.monster"), "{head}");
         // A prolog and a DOCTYPE are dropped, and a root without a viewBox gains one.
         let bare = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg width=\"30\" height=\"20\" \
                     xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>\n";
-        let inlined = inline_svg(bare.as_bytes(), "a <b>").unwrap();
+        let inlined = inline_svg(bare, "a <b>").unwrap();
         assert_eq!(
             inlined,
             "<svg width=\"30\" height=\"20\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 30 20\" \
              role=\"img\" aria-label=\"a &lt;b&gt;\"><rect/></svg>"
         );
-        assert_eq!(inline_svg(b"not a chart", "x"), None);
+        assert_eq!(inline_svg("not a chart", "x"), None);
     }
 
     #[test]

@@ -168,6 +168,21 @@ pub struct Figure {
 }
 
 impl Figure {
+    /// Its words as one paragraph, in the order the image shows them: the title, the lines under it and
+    /// the notes under the plot. A report puts it beside the image for readers who cannot see it.
+    pub fn caption(&self) -> String {
+        let mut words = self.title.clone();
+        for line in self.subtitle.iter().chain(&self.notes) {
+            let end = words.trim_end();
+            if !end.ends_with(['.', '!', '?', ':']) {
+                words.push('.');
+            }
+            words.push(' ');
+            words.push_str(line);
+        }
+        words
+    }
+
     /// The names of its series, in order: what a legend lists.
     pub fn series_names(&self) -> Vec<&str> {
         match &self.plot {

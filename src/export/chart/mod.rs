@@ -16,8 +16,31 @@ use crate::study::DifferenceRow;
 use crate::tuning::TunePoint;
 use figure::{Canvas, Figure};
 
-/// Every chart of a scenario as `(file name, bytes)`: `<file>.svg` and `<file>.png` for each. `trials` is
-/// what every point ran, which the captions say.
+/// One chart as drawn: its file stem, its caption in words, and its two images.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drawn {
+    /// The file name without extension (`<file>.svg`, `<file>.png`).
+    pub file: String,
+    /// What the image says around its plot, as one paragraph: title, subtitle and notes.
+    pub caption: String,
+    /// The SVG text.
+    pub svg: String,
+    /// The PNG bytes.
+    pub png: Vec<u8>,
+}
+
+impl Drawn {
+    /// Its two files as `(file name, bytes)`.
+    pub fn files(&self) -> [(String, Vec<u8>); 2] {
+        [
+            (format!("{}.svg", self.file), self.svg.clone().into_bytes()),
+            (format!("{}.png", self.file), self.png.clone()),
+        ]
+    }
+}
+
+/// Every chart of a scenario, in order: each `[[chart]]`, then one per tune. `trials` is what every point
+/// ran, which the captions say.
 pub fn render(
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
@@ -25,7 +48,7 @@ pub fn render(
     differences: &[DifferenceRow<'_>],
     tunes: &[Vec<TunePoint>],
     trials: u64,
-) -> Result<Vec<(String, Vec<u8>)>, String> {
+) -> Result<Vec<Drawn>, String> {
     let mut figures: Vec<(String, Figure, Canvas)> = Vec::new();
     for chart in &scenario.charts {
         let figure = data::figure(scenario, chart, summaries, tallies, differences, trials);
@@ -38,15 +61,17 @@ pub fn render(
             Canvas::of_size(ChartSize::default()),
         ));
     }
-    let mut files = Vec::new();
-    for (file, figure, canvas) in figures {
-        files.push((
-            format!("{file}.svg"),
-            draw::svg(&figure, &canvas)?.into_bytes(),
-        ));
-        files.push((format!("{file}.png"), draw::png(&figure, &canvas)?));
-    }
-    Ok(files)
+    figures
+        .into_iter()
+        .map(|(file, figure, canvas)| {
+            Ok(Drawn {
+                caption: figure.caption(),
+                svg: draw::svg(&figure, &canvas)?,
+                png: draw::png(&figure, &canvas)?,
+                file,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -816,6 +816,15 @@ fn frame<DB: DrawingBackend>(
         })
         .collect();
     let rows = x_lines.iter().map(Vec::len).max().unwrap_or(1).max(1) as i32;
+    // Labels wider than their share even when wrapped (`10`, `11`, `12` under narrow cells) are thinned to
+    // every `step`-th, so no two touch; every tick mark stays.
+    let widest_x = x_lines
+        .iter()
+        .flatten()
+        .map(|l| text_width(area, l, &tick_font))
+        .max()
+        .unwrap_or(0);
+    let step = label_step(widest_x, cell, gap);
     let bottom = h - (gap + rows * pen.line(TEXT_PT) + gap + pen.line(AXIS_PT));
     let f = Frame {
         left,
@@ -841,13 +850,16 @@ fn frame<DB: DrawingBackend>(
         ))
         .map_err(fail)?;
     }
-    for ((v, _), lines) in x_text.ticks.iter().zip(&x_lines) {
+    for (i, ((v, _), lines)) in x_text.ticks.iter().zip(&x_lines).enumerate() {
         let px = f.x_px(*v).round() as i32;
         area.draw(&PathElement::new(
             vec![(px, f.bottom), (px, f.bottom + gap)],
             axis.stroke_width(pen.width(0.6)),
         ))
         .map_err(fail)?;
+        if i % step != 0 {
+            continue;
+        }
         for (k, line) in lines.iter().enumerate() {
             area.draw(&Text::new(
                 line.clone(),
@@ -879,6 +891,20 @@ fn frame<DB: DrawingBackend>(
         .map_err(fail)?;
     }
     Ok(f)
+}
+
+/// Every how many x labels one is written: 1 when the widest fits its `cell` (a label's share of the
+/// width, less a `gap`), else the fewest that leaves a gap between labels.
+fn label_step(widest: i32, cell: i32, gap: i32) -> usize {
+    if widest <= cell {
+        return 1;
+    }
+    // Labels `step` ticks apart have centres `step * (cell + gap)` pixels apart: room for one label and a gap.
+    let pitch = (cell + gap).max(1);
+    (widest + gap)
+        .max(1)
+        .unsigned_abs()
+        .div_ceil(pitch.unsigned_abs()) as usize
 }
 
 /// How many ticks a horizontal axis of `width` pixels carries: about one per 50 points, so labels of a
@@ -1380,6 +1406,21 @@ mod tests {
         assert_eq!(viridis(1.0), RGBColor(253, 231, 37));
         assert_eq!(viridis(f64::NAN), RGBColor(68, 1, 84));
         assert_eq!(viridis(0.5), RGBColor(33, 145, 140));
+    }
+
+    #[test]
+    fn x_labels_too_wide_for_their_share_are_thinned_until_none_touch() {
+        assert_eq!(label_step(40, 40, 5), 1);
+        assert_eq!(label_step(41, 40, 5), 2);
+        // Two labels `step` apart: centres `step * 45` pixels apart, each label 100 wide, a gap between.
+        for widest in [41, 80, 100, 179, 500] {
+            let step = label_step(widest, 40, 5) as i32;
+            assert!(step * 45 >= widest + 5, "{widest}: {step}");
+            assert!(
+                (step - 1) * 45 < widest + 5 || step == 1,
+                "{widest}: {step} is more than needed"
+            );
+        }
     }
 
     #[test]

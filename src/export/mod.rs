@@ -4,6 +4,8 @@
 pub mod chart;
 pub mod csv;
 pub mod manifest;
+#[cfg(test)]
+pub(crate) mod markup;
 pub mod report;
 pub mod size;
 pub mod summary;

@@ -929,45 +929,7 @@ aware = false
         let rest = html
             .strip_prefix("<!DOCTYPE html>\n")
             .ok_or("no doctype first")?;
-        let mut stack: Vec<String> = Vec::new();
-        let mut rest = rest;
-        while let Some(start) = rest.find('<') {
-            if rest[..start].contains('>') {
-                return Err(format!(
-                    "a stray `>` before {:?}",
-                    &rest[start..start.saturating_add(40).min(rest.len())]
-                ));
-            }
-            let after = &rest[start + 1..];
-            if let Some(comment) = after.strip_prefix("!--") {
-                let end = comment.find("-->").ok_or("an unclosed comment")?;
-                rest = &comment[end + 3..];
-                continue;
-            }
-            let end = after.find('>').ok_or("a tag is never closed")?;
-            let tag = &after[..end];
-            rest = &after[end + 1..];
-            if tag.contains('<') {
-                return Err(format!("a stray `<` in <{tag}>"));
-            }
-            if !tag.matches('"').count().is_multiple_of(2) {
-                return Err(format!("unbalanced quotes in <{tag}>"));
-            }
-            if let Some(name) = tag.strip_prefix('/') {
-                let open = stack.pop().ok_or(format!("</{name}> closes nothing"))?;
-                if open != name.trim() {
-                    return Err(format!("</{name}> closes <{open}>"));
-                }
-            } else if !tag.ends_with('/') {
-                let name = tag.split_whitespace().next().unwrap_or("").to_string();
-                if !VOID.contains(&name.as_str()) {
-                    stack.push(name);
-                }
-            }
-        }
-        if !stack.is_empty() {
-            return Err(format!("unclosed: {stack:?}"));
-        }
+        let rest = crate::export::markup::well_formed(rest, &VOID)?;
         if rest.trim() != "" {
             return Err(format!("text after </html>: {rest:?}"));
         }

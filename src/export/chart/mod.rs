@@ -82,35 +82,11 @@ mod tests {
     use crate::scenario::sweep::path_label;
     use crate::stats::metrics::label as metric_label;
 
-    /// A strict enough XML check for SVG: every tag closes in order, attributes are quoted, no stray `<`.
+    /// The SVG is well formed, with nothing after its root.
     fn well_formed(svg: &str) -> Result<(), String> {
-        let mut stack: Vec<String> = Vec::new();
-        let mut rest = svg;
-        while let Some(start) = rest.find('<') {
-            let after = &rest[start + 1..];
-            let end = after.find('>').ok_or("a tag is never closed")?;
-            let tag = &after[..end];
-            rest = &after[end + 1..];
-            if tag.starts_with('?') || tag.starts_with('!') {
-                continue;
-            }
-            if !tag.matches('"').count().is_multiple_of(2) {
-                return Err(format!("unbalanced quotes in <{tag}>"));
-            }
-            if let Some(name) = tag.strip_prefix('/') {
-                let open = stack.pop().ok_or(format!("</{name}> closes nothing"))?;
-                if open != name.trim() {
-                    return Err(format!("</{name}> closes <{open}>"));
-                }
-            } else if !tag.ends_with('/') {
-                let name = tag.split_whitespace().next().unwrap_or("").to_string();
-                stack.push(name);
-            }
-        }
-        if stack.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("unclosed: {stack:?}"))
+        match crate::export::markup::well_formed(svg, &[])?.trim() {
+            "" => Ok(()),
+            rest => Err(format!("text after </svg>: {rest:?}")),
         }
     }
 

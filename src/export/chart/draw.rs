@@ -815,16 +815,24 @@ fn frame<DB: DrawingBackend>(
             }
         })
         .collect();
-    let rows = x_lines.iter().map(Vec::len).max().unwrap_or(1).max(1) as i32;
-    // Labels wider than their share even when wrapped (`10`, `11`, `12` under narrow cells) are thinned to
-    // every `step`-th, so no two touch; every tick mark stays.
+    let lines = x_lines.iter().map(Vec::len).max().unwrap_or(1).max(1) as i32;
+    // Labels wider than their share even when wrapped must not touch: numbers (`10`, `11`, `12` under
+    // narrow cells) are thinned to every `step`-th, since the rest can be read between them, and every tick
+    // mark stays; names (`nightmare` between `ogre` and `horse`) are all needed, so every other one drops a
+    // row.
     let widest_x = x_lines
         .iter()
         .flatten()
         .map(|l| text_width(area, l, &tick_font))
         .max()
         .unwrap_or(0);
-    let step = label_step(widest_x, cell, gap);
+    let numbers = x_text.ticks.iter().all(|(_, l)| l.parse::<f64>().is_ok());
+    let (step, staggered) = match label_step(widest_x, cell, gap) {
+        1 => (1, false),
+        step if numbers => (step, false),
+        _ => (1, true),
+    };
+    let rows = if staggered { 2 * lines } else { lines };
     let bottom = h - (gap + rows * pen.line(TEXT_PT) + gap + pen.line(AXIS_PT));
     let f = Frame {
         left,
@@ -850,7 +858,7 @@ fn frame<DB: DrawingBackend>(
         ))
         .map_err(fail)?;
     }
-    for (i, ((v, _), lines)) in x_text.ticks.iter().zip(&x_lines).enumerate() {
+    for (i, ((v, _), label)) in x_text.ticks.iter().zip(&x_lines).enumerate() {
         let px = f.x_px(*v).round() as i32;
         area.draw(&PathElement::new(
             vec![(px, f.bottom), (px, f.bottom + gap)],
@@ -860,10 +868,11 @@ fn frame<DB: DrawingBackend>(
         if i % step != 0 {
             continue;
         }
-        for (k, line) in lines.iter().enumerate() {
+        let drop = if staggered && i % 2 == 1 { lines } else { 0 };
+        for (k, line) in label.iter().enumerate() {
             area.draw(&Text::new(
                 line.clone(),
-                (px, f.bottom + gap + k as i32 * pen.line(TEXT_PT)),
+                (px, f.bottom + gap + (drop + k as i32) * pen.line(TEXT_PT)),
                 tick_font.pos(Pos::new(HPos::Center, VPos::Top)),
             ))
             .map_err(fail)?;

@@ -378,6 +378,101 @@ mod tests {
         assert!(long(&numeric) >= 2);
     }
 
+    /// Each text element of an SVG as `(x, y, text)`.
+    fn texts(svg: &str) -> Vec<(f64, f64, String)> {
+        svg.split("<text ")
+            .skip(1)
+            .map(|t| {
+                let number = |name: &str| -> f64 {
+                    let at = t.find(&format!(" {name}=\"")).map(|i| i + name.len() + 3);
+                    let at = at.or_else(|| {
+                        t.starts_with(&format!("{name}=\""))
+                            .then_some(name.len() + 2)
+                    });
+                    let at = at.unwrap();
+                    t[at..at + t[at..].find('"').unwrap()].parse().unwrap()
+                };
+                let body = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+                (number("x"), number("y"), body.trim().to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn crowded_names_on_a_text_axis_all_show_on_two_rows_and_crowded_numbers_are_thinned() {
+        let names = [
+            "kobold",
+            "goblin",
+            "hobgoblin",
+            "gnoll",
+            "bugbear",
+            "nightmare",
+            "troll",
+            "werewolf",
+            "minotaur",
+            "wyvern",
+            "basilisk",
+            "ettin",
+            "manticore",
+            "chimera",
+            "gorgon",
+            "hippogriff",
+            "owlbear",
+            "ghoul",
+            "salamander",
+            "doppelganger",
+        ];
+        let one = |x: f64| {
+            let mut s = series("a", 0.0);
+            s.points = (0..names.len())
+                .map(|i| LinePoint {
+                    x: i as f64,
+                    y: x,
+                    low: None,
+                    high: None,
+                })
+                .collect();
+            s
+        };
+        let mut figure = lines(vec![one(30.0)]);
+        figure.x_categories = Some(names.map(String::from).to_vec());
+        figure.horizontal.clear();
+        figure.marked.clear();
+        let svg = check(&framed("Crowded", Plot::Line(figure)), &[]);
+        let written = texts(&svg);
+        let rows: Vec<f64> = names
+            .iter()
+            .map(|n| {
+                let found: Vec<_> = written.iter().filter(|t| t.2 == *n).collect();
+                assert_eq!(found.len(), 1, "{n} is written once");
+                found[0].1
+            })
+            .collect();
+        assert!(rows[0] < rows[1], "every other name drops a row: {rows:?}");
+        for (i, y) in rows.iter().enumerate() {
+            assert_eq!(*y, rows[i % 2], "{rows:?}");
+        }
+        // Numbers under narrow cells: some are left out (the label arithmetic is tested in `draw`), never
+        // the first.
+        let Plot::Heatmap(mut heat) = heatmap_figure().plot else {
+            unreachable!()
+        };
+        heat.x_labels = (1..=40).map(|l| l.to_string()).collect();
+        for panel in &mut heat.panels {
+            for row in &mut panel.1 {
+                *row = vec![Cell::Value(50.0); 40];
+            }
+        }
+        let svg = check(&framed("Narrow", Plot::Heatmap(heat)), &[]);
+        let written: Vec<u32> = texts(&svg)
+            .iter()
+            .filter_map(|t| t.2.parse().ok())
+            .filter(|l| (1..=40).contains(l))
+            .collect();
+        assert!(written.contains(&1), "{written:?}");
+        assert!(written.len() < 2 * 40, "{written:?}");
+    }
+
     #[test]
     fn text_as_paths_leaves_no_text_element() {
         let canvas = Canvas {

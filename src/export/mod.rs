@@ -9,4 +9,5 @@ pub(crate) mod markup;
 pub mod report;
 pub mod size;
 pub mod summary;
+pub mod words;
 pub mod write;

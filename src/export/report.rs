@@ -24,6 +24,7 @@ use std::fmt::Write;
 use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo};
 use crate::export::summary::{PointSummary, TuneLine};
+use crate::export::words::{confidence, thousands};
 use crate::rules::action::Action;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
@@ -185,9 +186,9 @@ fn header(page: &mut String, r: &Report<'_>) {
          intervals · seed {}</p>\n</header>",
         actions.join(", "),
         variants.join(", "),
-        count(s.points.len() as u64),
-        count(s.eligible_points() as u64),
-        count(r.manifest.trials),
+        thousands(s.points.len() as u64),
+        thousands(s.eligible_points() as u64),
+        thousands(r.manifest.trials),
         confidence(s.confidence),
         r.manifest.seed
     );
@@ -273,23 +274,6 @@ fn p_value(p: Option<f64>) -> String {
         Some(p) if p < 0.001 => "< 0.001".to_string(),
         Some(p) => format!("{p:.3}"),
     }
-}
-
-/// A count with thousands separated: 200,000.
-fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn confidence(c: f64) -> String {
-    format!("{}%", (c * 1000.0).round() / 10.0)
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -383,7 +367,7 @@ fn table(page: &mut String, class: &str, head: &str, rows: &[Row], csv: &str) {
         let _ = writeln!(
             page,
             "<details><summary>{} more rows</summary>",
-            count((held - open) as u64)
+            thousands((held - open) as u64)
         );
         write(page, &rows[open..held]);
         page.push_str("</details>\n");
@@ -392,8 +376,8 @@ fn table(page: &mut String, class: &str, head: &str, rows: &[Row], csv: &str) {
         let _ = writeln!(
             page,
             "<p class=\"note\">This page shows the first {} of {} rows; every row is in <code>{}</code>.</p>",
-            count(held as u64),
-            count(rows.len() as u64),
+            thousands(held as u64),
+            thousands(rows.len() as u64),
             escape(csv)
         );
     }
@@ -510,7 +494,7 @@ fn headline(page: &mut String, r: &Report<'_>) {
                     let x = m.and_then(|m| m.exact);
                     row = row.number(&value(k, x), x);
                 }
-                row = row.number(&count(e.trials), None);
+                row = row.number(&thousands(e.trials), None);
             }
             Err(reason) => {
                 row = row
@@ -630,7 +614,7 @@ fn differences(page: &mut String, r: &Report<'_>) {
     let _ = writeln!(
         page,
         "<details><summary>Every metric ({} rows)</summary>",
-        count(every.len() as u64)
+        thousands(every.len() as u64)
     );
     table(page, "differences-all", &head, &every, "differences.csv");
     page.push_str("</details>\n");
@@ -737,8 +721,8 @@ fn ineligible(page: &mut String, r: &Report<'_>) {
         page,
         "<p>{} of {} points did not run: the rules forbid the action there. <code>summary.csv</code> \
          gives each one row with metric <code>ineligible</code> and the reason.</p>",
-        count(rows.len() as u64),
-        count(s.points.len() as u64)
+        thousands(rows.len() as u64),
+        thousands(s.points.len() as u64)
     );
     let mut cells = vec![("variant".to_string(), false)];
     cells.extend(point_head(s));
@@ -769,9 +753,9 @@ fn run(page: &mut String, r: &Report<'_>) {
         &format!("<code>{}</code>", escape(&m.scenario_sha256)),
     );
     fact(page, "seed", &m.seed.to_string());
-    fact(page, "trials a point", &count(m.trials));
-    fact(page, "block size", &count(m.block_size));
-    fact(page, "points", &count(m.points as u64));
+    fact(page, "trials a point", &thousands(m.trials));
+    fact(page, "block size", &thousands(m.block_size));
+    fact(page, "points", &thousands(m.points as u64));
     fact(page, "confidence", &confidence(s.confidence));
     page.push_str("</dl>\n");
     let _ = write!(page, "{RUN_BEGIN}\n<dl class=\"facts\">");
@@ -784,7 +768,7 @@ fn run(page: &mut String, r: &Report<'_>) {
     fact(page, "started", &escape(&how.started));
     fact(page, "elapsed", &format!("{:.2} s", how.elapsed_s));
     if !how.shards.is_empty() {
-        fact(page, "shards merged", &count(how.shards.len() as u64));
+        fact(page, "shards merged", &thousands(how.shards.len() as u64));
     }
     let _ = writeln!(page, "</dl>\n{RUN_END}");
 }
@@ -1145,11 +1129,6 @@ aware = false
         assert_eq!(signed(Kind::Mean, Some(-0.5)), "-0.50");
         assert_eq!(p_value(Some(0.0004)), "< 0.001");
         assert_eq!(p_value(Some(0.04213)), "0.042");
-        assert_eq!(count(200_000), "200,000");
-        assert_eq!(count(999), "999");
-        assert_eq!(count(1_000), "1,000");
-        assert_eq!(confidence(0.95), "95%");
-        assert_eq!(confidence(0.999), "99.9%");
     }
 
     #[test]
@@ -1179,7 +1158,7 @@ aware = false
         assert_eq!(page.matches("<tr>").count(), MAX_ROWS);
         assert!(page.contains(&format!(
             "<summary>{} more rows</summary>",
-            count((MAX_ROWS - OPEN_ROWS) as u64)
+            thousands((MAX_ROWS - OPEN_ROWS) as u64)
         )));
         assert!(
             page.contains(

@@ -10,6 +10,7 @@ use crate::export::chart::figure::{
     Cell, Figure, HeatmapFigure, HistogramFigure, LineFigure, LinePoint, Plot, Series,
 };
 use crate::export::summary::PointSummary;
+use crate::export::words::{confidence, thousands, trim};
 use crate::scenario::Scenario;
 use crate::scenario::chart::{Chart, ChartKind, YScale};
 use crate::scenario::sweep::{SweepValue, path_label, path_name, path_value};
@@ -157,38 +158,10 @@ fn subtitle(scenario: &Scenario, chart: &Chart) -> Vec<String> {
     lines
 }
 
-/// `95%`, `99.5%`.
-fn percent_text(confidence: f64) -> String {
-    format!("{}%", trim((confidence * 100.0 * 1000.0).round() / 1000.0))
-}
-
-/// A number without a needless fraction, at most three decimals: `3`, `2.5`, `0.125`.
-pub fn trim(v: f64) -> String {
-    if (v - v.round()).abs() < 1e-9 {
-        format!("{}", v.round() as i64)
-    } else {
-        let s = format!("{v:.3}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
-
-/// `100,000`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// What the bands (or whiskers) of a metric are: the interval summary.csv gives it
 /// (docs/scenarios.md "summary.csv", "differences.csv").
 fn bands(scenario: &Scenario, metric: &str, difference: bool) -> String {
-    let level = percent_text(scenario.confidence);
+    let level = confidence(scenario.confidence);
     let kind = scenario
         .distinct_actions()
         .into_iter()
@@ -229,7 +202,7 @@ fn method(scenario: &Scenario, chart: &Chart, trials: u64) -> String {
         }
         ChartKind::Heatmap => format!(
             "cells: estimates (their {} intervals are in summary.csv)",
-            percent_text(scenario.confidence)
+            confidence(scenario.confidence)
         ),
         ChartKind::Histogram => "bars: each value's share of the series' trials".to_string(),
     };
@@ -1015,10 +988,6 @@ mod tests {
             "{:?}",
             rounds.notes
         );
-        assert_eq!(thousands(200_000), "200,000");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(percent_text(0.995), "99.5%");
     }
 
     #[test]

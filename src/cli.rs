@@ -606,42 +606,33 @@ fn run_shard(
     let name = shard::part_name(index, shards);
     let parts = args.out.join(&scenario.stem).join("parts");
     let path = parts.join(&name);
+    let work = shard::work(scenario, scenario.trials);
     if let Ok(bytes) = std::fs::read(&path)
         && let Ok(part) = shard::decode(&bytes)
+        && part.header == shard::Header::new(scenario, &work, shards)
+        && part.shard == index
     {
-        let work = shard::work(scenario, scenario.trials);
-        if part.header == shard::Header::new(scenario, &work, shards) && part.shard == index {
-            if !args.shown.quiet {
-                println!(
-                    "{}: shard {index} of {shards} is already done: {}",
-                    scenario.file,
-                    path.display()
-                );
-            }
-            return Ok(());
+        if !args.shown.quiet {
+            println!(
+                "{}: shard {index} of {shards} is already done: {}",
+                scenario.file,
+                path.display()
+            );
         }
+        return Ok(());
     }
     let started = SystemTime::now();
     let clock = Instant::now();
-    let work = shard::work(scenario, scenario.trials);
     let items = work.shard_items(index, shards);
-    let eligible: u64 = work
-        .ranges(items.clone())
-        .iter()
-        .map(|(g, b)| {
-            let trials = (b.end * engine::BLOCK_SIZE).min(scenario.trials)
-                - (b.start * engine::BLOCK_SIZE).min(scenario.trials);
-            work.groups[*g].points.iter().flatten().count() as u64 * trials
-        })
-        .sum();
     let bar = progress_bar(
-        eligible,
+        work.trials_to_run(items.clone(), scenario.trials),
         args.shown.quiet,
         &format!("{} shard {index}", scenario.stem),
     );
     let mut part = engine::with_threads(threads, || {
         shard::run_shard(
             scenario,
+            &work,
             index,
             shards,
             shard::RunFacts {

@@ -64,6 +64,19 @@ impl Work<'_> {
         }
         ranges
     }
+
+    /// The trials a range of items runs at `trials` a point, over its groups' eligible points: what a
+    /// shard's progress counts to.
+    pub fn trials_to_run(&self, items: Range<u64>, trials: u64) -> u64 {
+        self.ranges(items)
+            .iter()
+            .map(|(group, blocks)| {
+                let ran = |block: u64| block.saturating_mul(BLOCK_SIZE).min(trials);
+                let points = self.groups[*group].points.iter().flatten().count() as u64;
+                points * (ran(blocks.end) - ran(blocks.start))
+            })
+            .sum()
+    }
 }
 
 /// The work of a study at `trials` trials a point.
@@ -192,15 +205,16 @@ pub fn part_name(index: u64, shards: u64) -> String {
     format!("part-{index}-of-{shards}.json")
 }
 
-/// Runs shard `index` of `shards` of `scenario` (its `trials` and `seed` as given).
+/// Runs shard `index` of `shards` of `scenario` (its `trials` and `seed` as given); `work` is its
+/// [`work`] at those trials.
 pub fn run_shard(
     scenario: &Scenario,
+    work: &Work<'_>,
     index: u64,
     shards: u64,
     run: RunFacts,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Part {
-    let work = work(scenario, scenario.trials);
     let items = work.shard_items(index, shards);
     let ranges = work.ranges(items.clone());
     let results = engine::run_ranges(
@@ -211,7 +225,7 @@ pub fn run_shard(
         progress,
     );
     Part {
-        header: Header::new(scenario, &work, shards),
+        header: Header::new(scenario, work, shards),
         shard: index,
         items: [items.start, items.end],
         run,
@@ -522,7 +536,17 @@ mod tests {
         let s = shipped("sap-or-mug-the-sentry");
         let w = work(&s, s.trials);
         assert!(!w.candidates.is_empty() && w.points > 0);
+        // Every eligible point of every group runs every trial, once over the shards.
+        let eligible: u64 = w
+            .groups
+            .iter()
+            .map(|g| g.points.iter().flatten().count() as u64)
+            .sum();
         for n in [1, 2, 3, 7, w.items(), w.items() + 5] {
+            let trials: u64 = (0..n)
+                .map(|i| w.trials_to_run(w.shard_items(i, n), s.trials))
+                .sum();
+            assert_eq!(trials, eligible * s.trials, "{n} shards");
             let mut next = 0;
             for i in 0..n {
                 let r = w.shard_items(i, n);
@@ -550,7 +574,7 @@ mod tests {
             let parts: Vec<(String, Part)> = (0..n)
                 .rev()
                 .map(|i| {
-                    let part = run_shard(&s, i, n, facts(), &|_| {});
+                    let part = run_shard(&s, &w, i, n, facts(), &|_| {});
                     // Through the file format: the 128-bit joint sums must survive it.
                     (
                         part_name(i, n),
@@ -567,7 +591,7 @@ mod tests {
     #[test]
     fn a_part_round_trips_and_a_flipped_byte_is_caught() {
         let s = shipped("mugging-level-gap");
-        let part = run_shard(&s, 1, 4, facts(), &|_| {});
+        let part = run_shard(&s, &work(&s, s.trials), 1, 4, facts(), &|_| {});
         let bytes = encode(&part);
         assert_eq!(decode(&bytes), Ok(part.clone()));
         let text = String::from_utf8(bytes.clone()).unwrap();
@@ -593,7 +617,12 @@ mod tests {
     #[test]
     fn check_refuses_strangers_overlaps_and_names_the_missing() {
         let s = shipped("mugging-level-gap");
-        let part = |i, n| (part_name(i, n), run_shard(&s, i, n, facts(), &|_| {}));
+        let part = |i, n| {
+            (
+                part_name(i, n),
+                run_shard(&s, &work(&s, s.trials), i, n, facts(), &|_| {}),
+            )
+        };
         let checked = check(vec![part(0, 4), part(2, 4), part(0, 4)]).expect("one study");
         assert_eq!(
             checked.parts.len(),
@@ -618,7 +647,14 @@ mod tests {
         seeded.seed += 1;
         let stranger = (
             "x.json".to_string(),
-            run_shard(&seeded, 1, 4, facts(), &|_| {}),
+            run_shard(
+                &seeded,
+                &work(&seeded, seeded.trials),
+                1,
+                4,
+                facts(),
+                &|_| {},
+            ),
         );
         assert!(matches!(
             check(vec![part(0, 4), stranger]),

@@ -476,6 +476,8 @@ fn finish(
         }
         solved
     };
+    // The tunes' answers, as tune.csv and the report both show them.
+    let lines = tune_lines(scenario, &tuned);
     let elapsed = clock.elapsed().as_secs_f64();
     let mut chart_seconds = 0.0;
     let mut files = vec![
@@ -497,7 +499,7 @@ fn finish(
     if !scenario.tunes.is_empty() {
         files.push((
             "tune.csv".to_string(),
-            tune_csv(scenario, &tuned, opts.exact),
+            tune_csv(scenario, &lines, opts.exact),
         ));
     }
     let mut charts = None;
@@ -529,7 +531,7 @@ fn finish(
         run: &run,
         summaries: &summaries,
         differences: &differences,
-        tunes: &tune_lines(scenario, &tuned),
+        tunes: &lines,
         charts: charts.as_deref(),
         exact: opts.exact,
     });
@@ -982,7 +984,7 @@ fn exact(paths: &[PathBuf], out: &Path) -> Result<()> {
             let solved = tuning::solve_exact(scenario);
             files.push((
                 "exact-tune.csv".to_string(),
-                tune_csv(scenario, &solved, false),
+                tune_csv(scenario, &tune_lines(scenario, &solved), false),
             ));
         }
         write_study(out, &scenario.stem, &files, true)

@@ -1,12 +1,11 @@
 //! `summary.csv`, `distributions.csv`, `differences.csv` and `tune.csv` as docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
 //! floats in Rust's shortest round-trip form, counts as integers, empty cells for missing numbers.
 
-use crate::export::summary::{PointSummary, tune_lines};
+use crate::export::summary::{PointSummary, TuneLine};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
 use crate::stats::metrics;
 use crate::study::DifferenceRow;
-use crate::tuning::TunePoint;
 
 fn number(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
@@ -195,7 +194,7 @@ pub fn differences_csv(
 /// `tune.csv`: per tune and point of the sweep, the value closest to the target, the values whose interval
 /// holds it (`;`-separated), the metric there, whether the evaluated values were monotone, and how many
 /// were evaluated. With `with_exact`, `exact_best_value` and `exact` (the exact metric there) are appended.
-pub fn tune_csv(scenario: &Scenario, solved: &[Vec<TunePoint>], with_exact: bool) -> Vec<u8> {
+pub fn tune_csv(scenario: &Scenario, lines: &[TuneLine<'_>], with_exact: bool) -> Vec<u8> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let mut head = vec!["tune".to_string()];
     head.extend(scenario.paths());
@@ -219,7 +218,7 @@ pub fn tune_csv(scenario: &Scenario, solved: &[Vec<TunePoint>], with_exact: bool
         head.extend(["exact_best_value".to_string(), "exact".to_string()]);
     }
     let _ = w.write_record(&head);
-    for line in tune_lines(scenario, solved) {
+    for line in lines {
         let mut row = vec![line.tune.name.clone()];
         row.extend(line.values.iter().map(|v| v.to_string()));
         row.extend([line.tune.parameter.clone(), line.tune.metric.to_string()]);
@@ -240,7 +239,7 @@ pub fn tune_csv(scenario: &Scenario, solved: &[Vec<TunePoint>], with_exact: bool
         }
         row.push(line.monotone.to_string());
         row.push(line.evaluations.to_string());
-        row.push(line.status);
+        row.push(line.status.clone());
         if with_exact {
             match line.exact {
                 Some((value, v)) => row.extend([value.to_string(), v.to_string()]),

@@ -335,14 +335,18 @@ fn head(cells: &[(String, bool)]) -> String {
     out
 }
 
-/// The sweep paths and `level gap` header cells.
-fn point_head(s: &Scenario) -> Vec<(String, bool)> {
-    // The names charts print (`attacker Strength`), not the keys the CSV files head their columns with.
-    let mut cells: Vec<(String, bool)> = s
-        .paths()
+/// The header cells of the sweep values: the names charts print (`attacker Strength`), not the keys the
+/// CSV files head their columns with.
+fn path_head(s: &Scenario) -> Vec<(String, bool)> {
+    s.paths()
         .iter()
         .map(|p| (crate::scenario::sweep::path_name(p), false))
-        .collect();
+        .collect()
+}
+
+/// The sweep paths and `level gap` header cells.
+fn point_head(s: &Scenario) -> Vec<(String, bool)> {
+    let mut cells = path_head(s);
     cells.push(("level gap".to_string(), true));
     cells
 }
@@ -631,7 +635,7 @@ fn tunes(page: &mut String, r: &Report<'_>) {
          there, and every value whose interval holds the target; as <code>tune.csv</code>.</p>\n",
     );
     let mut cells = vec![("tune".to_string(), false)];
-    cells.extend(s.paths().into_iter().map(|p| (p, false)));
+    cells.extend(path_head(s));
     cells.extend([
         ("parameter".to_string(), false),
         ("metric".to_string(), false),
@@ -1113,6 +1117,24 @@ aware = false
              role=\"img\" aria-label=\"a &lt;b&gt;\"><rect/></svg>"
         );
         assert_eq!(inline_svg("not a chart", "x"), None);
+    }
+
+    #[test]
+    fn every_table_heads_a_swept_path_with_its_name() {
+        let path = format!(
+            "{}/scenarios/sap-or-mug-the-sentry.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let html = report_of(&std::fs::read_to_string(path).unwrap(), false, false);
+        for table in ["headline", "differences", "tunes", "ineligible"] {
+            let Some(at) = html.find(&format!("<table class=\"{table}\">")) else {
+                continue;
+            };
+            let head = html[at..].split("</thead>").next().unwrap();
+            assert!(head.contains(">attacker level<"), "{table}: {head}");
+            assert!(!head.contains("attacker.level"), "{table}: {head}");
+        }
+        assert!(html.contains("<table class=\"tunes\">"));
     }
 
     #[test]

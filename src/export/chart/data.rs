@@ -482,9 +482,24 @@ fn plain_line(
             Column::Variant => p.variant.to_string(),
         }
     };
+    let groups = group(scenario, chart, summaries);
+    // A variant whose action does not report the metric (a strike has no knockout) is said, not dropped
+    // in silence (group names are distinct, so each is said once).
+    for (name, members) in &groups {
+        let reports = members
+            .iter()
+            .any(|(_, p)| p.result.is_err() || p.metric(&chart.metric).is_some());
+        if !reports {
+            let action = members.first().map(|(_, p)| p.action.name()).unwrap_or("");
+            notes.push(format!(
+                "Not drawn: {name}, whose action ({action}) reports no {}.",
+                metrics::name(&chart.metric)
+            ));
+        }
+    }
     let mut missing: Vec<Missing> = Vec::new();
     let mut everywhere: Vec<(String, bool)> = Vec::new();
-    let series = group(scenario, chart, summaries)
+    let series = groups
         .into_iter()
         .map(|(name, members)| {
             let mut points: Vec<LinePoint> = members
@@ -537,23 +552,6 @@ fn plain_line(
         })
         .filter(|s| !s.points.is_empty() || !s.ineligible.is_empty())
         .collect::<Vec<_>>();
-    // A variant whose action does not report the metric (a strike has no knockout) is said, not dropped
-    // in silence.
-    let mut silent: Vec<String> = Vec::new();
-    for (name, members) in group(scenario, chart, summaries) {
-        let reports = members
-            .iter()
-            .any(|(_, p)| p.result.is_err() || p.metric(&chart.metric).is_some());
-        if !reports && !silent.contains(&name) {
-            let action = members.first().map(|(_, p)| p.action.name()).unwrap_or("");
-            silent.push(name);
-            notes.push(format!(
-                "Not drawn: {}, whose action ({action}) reports no {}.",
-                silent[silent.len() - 1],
-                metrics::name(&chart.metric)
-            ));
-        }
-    }
     everywhere.retain(|(name, _)| series.iter().any(|s: &Series| s.name == *name));
     if series.iter().any(|s| s.exact.len() >= 2) {
         notes.push("Black dashes: the exact values.".to_string());

@@ -291,13 +291,11 @@ fn draw<DB: DrawingBackend>(
             } else {
                 Swatch::Line
             };
-            let names: Vec<&str> = chart.series.iter().map(|s| s.name.as_str()).collect();
-            let plot = with_legend(&middle, &names, swatch, pen)?;
+            let plot = with_legend(&middle, &figure.series_names(), swatch, pen)?;
             draw_lines(&plot, chart, pen)
         }
         Plot::Histogram(chart) => {
-            let names: Vec<&str> = chart.series.iter().map(|s| s.0.as_str()).collect();
-            let plot = with_legend(&middle, &names, Swatch::Bar, pen)?;
+            let plot = with_legend(&middle, &figure.series_names(), Swatch::Bar, pen)?;
             draw_bars(&plot, chart, pen)
         }
         Plot::Heatmap(chart) => draw_heatmaps(&middle, chart, pen),

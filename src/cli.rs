@@ -20,7 +20,7 @@ use crate::scenario::Scenario;
 use crate::scenario::locate::ScenarioError;
 use crate::shard;
 use crate::stats::metrics;
-use crate::{study, tuning};
+use crate::study::{self, tuning};
 
 /// Bad input: exit code 2. Everything else that fails is exit code 1.
 #[derive(Debug, thiserror::Error)]

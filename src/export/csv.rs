@@ -1,11 +1,11 @@
 //! `summary.csv`, `distributions.csv`, `differences.csv` and `tune.csv` as docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
 //! floats in Rust's shortest round-trip form, counts as integers, empty cells for missing numbers.
 
-use crate::export::summary::{PointSummary, TuneLine};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
 use crate::stats::metrics;
 use crate::study::DifferenceRow;
+use crate::study::{PointSummary, TuneLine};
 
 fn number(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()

@@ -23,7 +23,6 @@ use std::fmt::Write;
 
 use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo};
-use crate::export::summary::{PointSummary, TuneLine};
 use crate::export::words::{confidence, thousands};
 use crate::rules::action::Action;
 use crate::scenario::Scenario;
@@ -31,6 +30,7 @@ use crate::scenario::sweep::SweepValue;
 use crate::stats::interval::Estimate;
 use crate::stats::metrics;
 use crate::study::DifferenceRow;
+use crate::study::{PointSummary, TuneLine};
 
 /// Rows a table shows open; more are folded into a `<details>` under it.
 pub const OPEN_ROWS: usize = 100;
@@ -790,9 +790,9 @@ fn scenario_text(page: &mut String, r: &Report<'_>) {
 mod tests {
     use super::*;
     use crate::export::chart;
-    use crate::export::summary::{summarize, tune_lines};
     use crate::study;
-    use crate::tuning;
+    use crate::study::tuning;
+    use crate::study::{summarize, tune_lines};
 
     /// Builds the report of `text` run at a few trials, as `run` does.
     fn report_of(text: &str, exact: bool, draw: bool) -> String {

@@ -154,8 +154,8 @@ pub fn human(bytes: u64) -> String {
 mod tests {
     use super::*;
     use crate::export::csv::{distributions_csv, summary_csv};
-    use crate::export::summary::summarize;
     use crate::study;
+    use crate::study::summarize;
 
     fn shipped(name: &str, text: &str) -> Scenario {
         Scenario::parse(name, name, text.as_bytes()).expect("a shipped scenario is valid")

@@ -30,6 +30,7 @@ pub mod engine;
 pub mod export;
 pub mod reference;
 pub mod rules;
+pub mod run;
 pub mod scenario;
 pub mod stats;
 pub mod study;

@@ -24,6 +24,7 @@ use std::fmt::Write;
 use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo};
 use crate::export::words::{confidence, thousands};
+use crate::export::{ExportError, Exporter, File, StudyResults, Written};
 use crate::rules::action::Action;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
@@ -60,6 +61,29 @@ pub struct Report<'a> {
     pub charts: Option<&'a [Drawn]>,
     /// Whether exact values were computed (`run --exact`): they get their own columns.
     pub exact: bool,
+}
+
+/// `report.html`: always written, for without charts it still holds every table.
+pub struct ReportHtml;
+
+impl Exporter for ReportHtml {
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &Written,
+    ) -> Result<Vec<File>, ExportError> {
+        let bytes = report_html(&Report {
+            scenario: study.scenario,
+            manifest: written.manifest(study),
+            run: study.run,
+            summaries: study.summaries,
+            differences: study.differences,
+            tunes: study.tunes,
+            charts: study.charts,
+            exact: study.exact,
+        });
+        Ok(vec![("report.html".to_string(), bytes)])
+    }
 }
 
 /// A section of the page: its id, its heading, and what writes its body.

@@ -300,7 +300,7 @@ fn run(args: &RunArgs, out: &mut impl Write) -> Result<()> {
 }
 
 /// What the terminal shows of a study written: its headline table, and how long the charts took.
-fn study_done(out: &mut impl Write, scenario: &Scenario, w: &run::Written<'_>) -> Result<()> {
+fn study_done(out: &mut impl Write, scenario: &Scenario, w: &run::Finished<'_>) -> Result<()> {
     let table = headline_table(
         scenario,
         &w.summaries,

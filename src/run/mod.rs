@@ -1,6 +1,6 @@
 //! A study driven to its files: the trials (doubled under `--target-error` until the headline intervals
 //! are narrow enough), exact values, differences, tunes, and every file of the study folder; shards and
-//! their merge; the `exact` command. `run` and `merge` end in one function ([`finish`]), so a merge of
+//! their merge; the `exact` command. `run` and `merge` end in one function (`finish`), so a merge of
 //! shards writes what one run writes through the same code.
 //!
 //! The run layer sits between the command line and the exporters: it takes plain option structs (never
@@ -130,7 +130,7 @@ pub struct Outputs {
 /// How `run` runs its studies.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunOptions {
-    /// The output folder; each study writes DIR/<stem>/.
+    /// The output folder; each study writes `DIR/<stem>/`.
     pub out: PathBuf,
     /// Worker threads.
     pub threads: usize,
@@ -152,7 +152,7 @@ pub const DEFAULT_MAX_TRIALS: u64 = 1 << 30;
 
 /// A study written: what the terminal shows of it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Written<'s> {
+pub struct Finished<'s> {
     /// The study folder.
     pub dir: PathBuf,
     /// One summary per point.
@@ -345,7 +345,7 @@ pub fn run<'s>(
     scenario: &'s Scenario,
     options: &RunOptions,
     watch: &dyn Watch,
-) -> Result<Written<'s>, RunError> {
+) -> Result<Finished<'s>, RunError> {
     let started = Started::now();
     let threads = options.threads;
     let mut trials = match options.target_error {
@@ -436,7 +436,7 @@ fn finish<'s>(
     candidates: &Candidates<'_>,
     mut run: RunInfo,
     started: Started,
-) -> Result<Written<'s>, RunError> {
+) -> Result<Finished<'s>, RunError> {
     let Ran {
         scenario,
         results,
@@ -505,7 +505,7 @@ fn finish<'s>(
             dir: out.join(&scenario.stem),
             source,
         })?;
-    Ok(Written {
+    Ok(Finished {
         dir,
         summaries,
         differences,

@@ -1,5 +1,5 @@
 //! A study split into shards: one shard run to its part file, and the parts merged into what one run
-//! writes (through [`super::finish`], the code `run` ends in).
+//! writes (through `finish`, the code `run` ends in).
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use crate::scenario::Scenario;
 use crate::study::shard::{self, Checked, Header};
 use crate::study::{self, summarize, tuning};
 
-use super::{Outputs, Ran, RunError, RunOptions, Started, Watch, Written, finish};
+use super::{Finished, Outputs, Ran, RunError, RunOptions, Started, Watch, finish};
 
 /// What running a shard did.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,7 +34,7 @@ pub enum ShardRun {
     },
 }
 
-/// Runs shard `index` of `shards` of a study and writes its part, DIR/<stem>/parts/part-I-of-N.json; an
+/// Runs shard `index` of `shards` of a study and writes its part, `DIR/<stem>/parts/part-I-of-N.json`; an
 /// identical part already there is left as it is.
 pub fn run_shard(
     scenario: &Scenario,
@@ -146,7 +146,7 @@ impl Parts {
         Ok(scenario)
     }
 
-    /// Where a merge writes when no folder is given: DIR for parts in DIR/<stem>/parts, else `output`.
+    /// Where a merge writes when no folder is given: DIR for parts in `DIR/<stem>/parts`, else `output`.
     pub fn default_out(&self) -> PathBuf {
         let stem = &self.checked.header.stem;
         self.files
@@ -206,7 +206,7 @@ pub fn merge<'s>(
     outputs: Outputs,
     command: String,
     started: Started,
-) -> Result<Written<'s>, RunError> {
+) -> Result<Finished<'s>, RunError> {
     let checked = &parts.checked;
     let work = shard::work(scenario, scenario.trials);
     let merged = shard::merge(&work, checked).map_err(|e| RunError::Arguments(e.to_string()))?;

@@ -370,7 +370,7 @@ pub fn exact_best(scenario: &Scenario, tune: &Tune, row: usize) -> Option<(usize
     Some((best, point.evaluated.get(&best)?.value.estimate?))
 }
 
-/// Every tune of a single-action scenario solved exactly ([`exact_point`] at every row).
+/// Every tune of a single-action scenario solved exactly (`exact_point` at every row).
 pub fn solve_exact(scenario: &Scenario) -> Vec<Vec<TunePoint>> {
     scenario
         .tunes

@@ -30,9 +30,11 @@ pub mod engine;
 pub mod export;
 pub mod reference;
 pub mod rules;
+pub mod run;
 pub mod scenario;
-pub mod shard;
 pub mod stats;
 pub mod study;
 pub mod suggest;
-pub mod tuning;
+
+// Shards moved under the study; the old path stays for callers outside the library.
+pub use study::shard;

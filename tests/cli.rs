@@ -726,3 +726,46 @@ fn float_sweep_range_values_print_as_written() {
         ]
     );
 }
+
+#[test]
+fn a_reader_that_stops_reading_ends_the_program_quietly_with_success() {
+    // `subdual schema | head -1`: standard output is a pipe whose reader is gone. The read end is closed
+    // before the program starts, so its first write fails, wherever that write is.
+    let bin = env!("CARGO_BIN_EXE_subdual");
+    let closed = |args: &[&str]| {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let o = std::process::Command::new(bin)
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.success() && stderr.is_empty(),
+            "{args:?} with a closed standard output: {:?}\n{stderr}",
+            o.status
+        );
+    };
+    let listed = std::process::Command::new(bin)
+        .arg("reference")
+        .output()
+        .expect("the binary runs");
+    let parts = String::from_utf8_lossy(&listed.stdout).into_owned();
+    let part = parts
+        .split_whitespace()
+        .next()
+        .expect("`reference` lists its parts");
+    for args in [
+        &["schema"][..],
+        &["catalog"],
+        &["catalog", "weapons"],
+        &["reference"],
+        &["reference", part],
+        &["check", "scenarios/mugging-level-gap.toml"],
+    ] {
+        closed(args);
+    }
+}

@@ -1,19 +1,30 @@
 //! `summary.csv`, `distributions.csv`, `differences.csv` and `tune.csv` as docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
 //! floats in Rust's shortest round-trip form, counts as integers, empty cells for missing numbers.
 
-use crate::export::summary::{PointSummary, TuneLine};
+use crate::export::{ExportError, Exporter, File, StudyResults, Written};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
 use crate::stats::metrics;
-use crate::study::DifferenceRow;
+use crate::study::{DifferenceRow, PointSummary, TuneLine};
 
 fn number(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
 }
 
-fn finish(writer: ::csv::Writer<Vec<u8>>) -> Vec<u8> {
-    // Writing to memory cannot fail; an empty buffer would only hide a bug, never lose a file.
-    writer.into_inner().unwrap_or_default()
+/// A writer into memory that holds every row to the header's width (the `csv` crate's default, named
+/// here because the files depend on it).
+fn writer() -> ::csv::Writer<Vec<u8>> {
+    ::csv::WriterBuilder::new()
+        .flexible(false)
+        .from_writer(Vec::new())
+}
+
+/// The bytes written. The writer is strict: a row of another width than the header is an error, so a
+/// file is either whole or not written at all, never shifted columns under the wrong names.
+fn finish(writer: ::csv::Writer<Vec<u8>>) -> Result<Vec<u8>, ExportError> {
+    writer
+        .into_inner()
+        .map_err(|e| ExportError::Csv(e.into_error().into()))
 }
 
 fn header(scenario: &Scenario, tail: &[&str]) -> Vec<String> {
@@ -37,8 +48,8 @@ pub fn summary_csv(
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
     with_exact: bool,
-) -> Vec<u8> {
-    let mut w = ::csv::Writer::from_writer(Vec::new());
+) -> Result<Vec<u8>, ExportError> {
+    let mut w = writer();
     let mut columns = vec![
         "metric",
         "estimate",
@@ -52,7 +63,7 @@ pub fn summary_csv(
         columns.push("exact");
     }
     let head = header(scenario, &columns);
-    let _ = w.write_record(&head);
+    w.write_record(&head)?;
     for p in summaries {
         match &p.result {
             Ok(metrics) => {
@@ -71,7 +82,7 @@ pub fn summary_csv(
                     if with_exact {
                         row.push(number(m.exact));
                     }
-                    let _ = w.write_record(&row);
+                    w.write_record(&row)?;
                 }
             }
             Err(reason) => {
@@ -87,7 +98,7 @@ pub fn summary_csv(
                 if with_exact {
                     row.push(String::new());
                 }
-                let _ = w.write_record(&row);
+                w.write_record(&row)?;
             }
         }
     }
@@ -100,12 +111,12 @@ pub fn distributions_csv(
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
     tallies: &[Option<Tally>],
-) -> Vec<u8> {
-    let mut w = ::csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(header(
+) -> Result<Vec<u8>, ExportError> {
+    let mut w = writer();
+    w.write_record(header(
         scenario,
         &["metric", "value", "count", "probability"],
-    ));
+    ))?;
     for (p, tally) in summaries.iter().zip(tallies) {
         let Some(tally) = tally else { continue };
         for (metric, hist) in metrics::distributions(p.action, tally) {
@@ -118,7 +129,7 @@ pub fn distributions_csv(
                     count.to_string(),
                     (count as f64 / total as f64).to_string(),
                 ]);
-                let _ = w.write_record(&row);
+                w.write_record(&row)?;
             }
         }
     }
@@ -132,8 +143,8 @@ pub fn differences_csv(
     scenario: &Scenario,
     rows: &[DifferenceRow<'_>],
     with_exact: bool,
-) -> Vec<u8> {
-    let mut w = ::csv::Writer::from_writer(Vec::new());
+) -> Result<Vec<u8>, ExportError> {
+    let mut w = writer();
     let mut head = vec!["variant".to_string(), "baseline".to_string()];
     head.extend(scenario.paths());
     head.extend(
@@ -156,7 +167,7 @@ pub fn differences_csv(
     if with_exact {
         head.push("exact".to_string());
     }
-    let _ = w.write_record(&head);
+    w.write_record(&head)?;
     for r in rows {
         let mut row = vec![r.variant.to_string(), r.baseline.to_string()];
         row.extend(r.values.iter().map(|v| v.to_string()));
@@ -186,7 +197,7 @@ pub fn differences_csv(
         if with_exact {
             row.push(number(r.exact));
         }
-        let _ = w.write_record(&row);
+        w.write_record(&row)?;
     }
     finish(w)
 }
@@ -194,8 +205,12 @@ pub fn differences_csv(
 /// `tune.csv`: per tune and point of the sweep, the value closest to the target, the values whose interval
 /// holds it (`;`-separated), the metric there, whether the evaluated values were monotone, and how many
 /// were evaluated. With `with_exact`, `exact_best_value` and `exact` (the exact metric there) are appended.
-pub fn tune_csv(scenario: &Scenario, lines: &[TuneLine<'_>], with_exact: bool) -> Vec<u8> {
-    let mut w = ::csv::Writer::from_writer(Vec::new());
+pub fn tune_csv(
+    scenario: &Scenario,
+    lines: &[TuneLine<'_>],
+    with_exact: bool,
+) -> Result<Vec<u8>, ExportError> {
+    let mut w = writer();
     let mut head = vec!["tune".to_string()];
     head.extend(scenario.paths());
     head.extend(
@@ -217,7 +232,7 @@ pub fn tune_csv(scenario: &Scenario, lines: &[TuneLine<'_>], with_exact: bool) -
     if with_exact {
         head.extend(["exact_best_value".to_string(), "exact".to_string()]);
     }
-    let _ = w.write_record(&head);
+    w.write_record(&head)?;
     for line in lines {
         let mut row = vec![line.tune.name.clone()];
         row.extend(line.values.iter().map(|v| v.to_string()));
@@ -246,7 +261,78 @@ pub fn tune_csv(scenario: &Scenario, lines: &[TuneLine<'_>], with_exact: bool) -
                 None => row.extend([String::new(), String::new()]),
             }
         }
-        let _ = w.write_record(&row);
+        w.write_record(&row)?;
     }
     finish(w)
+}
+
+/// `summary.csv`, under the name given (`exact.csv` for `subdual exact`).
+pub struct SummaryCsv(pub &'static str);
+
+impl Exporter for SummaryCsv {
+    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+        let bytes = summary_csv(study.scenario, study.summaries, study.exact)?;
+        Ok(vec![(self.0.to_string(), bytes)])
+    }
+}
+
+/// `distributions.csv`.
+pub struct DistributionsCsv;
+
+impl Exporter for DistributionsCsv {
+    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+        let bytes = distributions_csv(study.scenario, study.summaries, study.tallies)?;
+        Ok(vec![("distributions.csv".to_string(), bytes)])
+    }
+}
+
+/// `differences.csv`, under the name given, when the study has several variants.
+pub struct DifferencesCsv(pub &'static str);
+
+impl Exporter for DifferencesCsv {
+    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+        if study.scenario.variants.len() < 2 {
+            return Ok(Vec::new());
+        }
+        let bytes = differences_csv(study.scenario, study.differences, study.exact)?;
+        Ok(vec![(self.0.to_string(), bytes)])
+    }
+}
+
+/// `tune.csv`, under the name given, when the study has tunes.
+pub struct TuneCsv(pub &'static str);
+
+impl Exporter for TuneCsv {
+    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+        if study.scenario.tunes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let bytes = tune_csv(study.scenario, study.tunes, study.exact)?;
+        Ok(vec![(self.0.to_string(), bytes)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_of_the_wrong_width_is_an_error_not_a_shifted_file() {
+        let write = |row: &[&str]| -> Result<Vec<u8>, ExportError> {
+            let mut w = writer();
+            w.write_record(["variant", "metric", "estimate"])?;
+            w.write_record(row)?;
+            finish(w)
+        };
+        assert_eq!(
+            write(&["base", "ko", "0.5"]).unwrap(),
+            b"variant,metric,estimate\nbase,ko,0.5\n"
+        );
+        for wrong in [&["base", "ko"][..], &["base", "ko", "0.5", "extra"]] {
+            assert!(
+                matches!(write(wrong), Err(ExportError::Csv(_))),
+                "{wrong:?} was written"
+            );
+        }
+    }
 }

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use crate::export::{ExportError, Exporter, File, StudyResults, Written};
+
 /// The manifest's keys, in docs/scenarios.md order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Manifest {
@@ -30,8 +32,50 @@ pub struct Manifest {
     pub files: Vec<WrittenFile>,
 }
 
+impl Manifest {
+    /// The manifest of `study`, listing `files` (but [`RUN_FILES`]).
+    pub fn of(study: &StudyResults<'_>, files: &[File]) -> Manifest {
+        let scenario = study.scenario;
+        Manifest {
+            tool: "subdual".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            scenario: scenario.file.clone(),
+            scenario_sha256: scenario.sha256.clone(),
+            seed: scenario.seed,
+            trials: study.trials,
+            block_size: crate::engine::BLOCK_SIZE,
+            variants: scenario.variants.clone(),
+            points: scenario.points.len(),
+            files: written_files(files),
+        }
+    }
+}
+
+/// `manifest.json`.
+pub struct ManifestJson;
+
+impl Exporter for ManifestJson {
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &Written,
+    ) -> Result<Vec<File>, ExportError> {
+        let bytes = pretty_json(written.manifest(study))?;
+        Ok(vec![("manifest.json".to_string(), bytes)])
+    }
+}
+
+/// `run.json`.
+pub struct RunJson;
+
+impl Exporter for RunJson {
+    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+        Ok(vec![("run.json".to_string(), pretty_json(study.run)?)])
+    }
+}
+
 /// `run.json`'s keys, in docs/scenarios.md order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct RunInfo {
     /// Worker threads (of this command; each shard's are in `shards`).
     pub threads: usize,
@@ -81,7 +125,7 @@ pub struct WrittenFile {
 }
 
 /// The manifest's list of `files`, by name (without [`RUN_FILES`]).
-pub fn written_files(files: &[(String, Vec<u8>)]) -> Vec<WrittenFile> {
+pub fn written_files(files: &[File]) -> Vec<WrittenFile> {
     let mut listed: Vec<WrittenFile> = files
         .iter()
         .filter(|(name, _)| !RUN_FILES.contains(&name.as_str()))
@@ -96,10 +140,10 @@ pub fn written_files(files: &[(String, Vec<u8>)]) -> Vec<WrittenFile> {
 }
 
 /// A value as pretty JSON with a final newline (`manifest.json`, `run.json`).
-pub fn pretty_json(value: &impl Serialize) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
+pub fn pretty_json(value: &impl Serialize) -> Result<Vec<u8>, serde_json::Error> {
+    let mut bytes = serde_json::to_vec_pretty(value)?;
     bytes.push(b'\n');
-    bytes
+    Ok(bytes)
 }
 
 /// A time as RFC 3339 in UTC, to the second: "2026-11-29T16:32:10Z".
@@ -163,7 +207,7 @@ mod tests {
                 ("report.html".into(), b"<html>".to_vec()),
             ]),
         };
-        let text = String::from_utf8(pretty_json(&m)).unwrap();
+        let text = String::from_utf8(pretty_json(&m).unwrap()).unwrap();
         let keys = [
             "tool",
             "version",
@@ -209,7 +253,7 @@ mod tests {
             command: "subdual run s.toml".into(),
             shards: Vec::new(),
         };
-        let text = String::from_utf8(pretty_json(&r)).unwrap();
+        let text = String::from_utf8(pretty_json(&r).unwrap()).unwrap();
         let keys = ["threads", "started", "elapsed_s", "command", "shards"];
         let positions: Vec<usize> = keys
             .iter()

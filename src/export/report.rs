@@ -19,18 +19,33 @@
 //! [`RUN_BEGIN`] and [`RUN_END`]; everything else is a function of the scenario, seed and trials alone, as
 //! the CSV files are (tests/determinism.rs compares the rest across thread counts).
 
-use std::fmt::Write;
-
 use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo};
-use crate::export::summary::{PointSummary, TuneLine};
 use crate::export::words::{confidence, thousands};
+use crate::export::{ExportError, Exporter, File, StudyResults, Written};
 use crate::rules::action::Action;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
 use crate::stats::interval::Estimate;
 use crate::stats::metrics;
 use crate::study::DifferenceRow;
+use crate::study::{PointSummary, TuneLine};
+
+/// Appends formatted text to a `String`: the page is built in memory, where appending cannot fail, so
+/// there is no result to discard.
+macro_rules! put {
+    ($page:expr, $($text:tt)*) => {
+        $page.push_str(&format!($($text)*))
+    };
+}
+
+/// [`put!`] and a newline.
+macro_rules! putln {
+    ($page:expr, $($text:tt)*) => {{
+        $page.push_str(&format!($($text)*));
+        $page.push('\n');
+    }};
+}
 
 /// Rows a table shows open; more are folded into a `<details>` under it.
 pub const OPEN_ROWS: usize = 100;
@@ -62,6 +77,29 @@ pub struct Report<'a> {
     pub exact: bool,
 }
 
+/// `report.html`: always written, for without charts it still holds every table.
+pub struct ReportHtml;
+
+impl Exporter for ReportHtml {
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &Written,
+    ) -> Result<Vec<File>, ExportError> {
+        let bytes = report_html(&Report {
+            scenario: study.scenario,
+            manifest: written.manifest(study),
+            run: study.run,
+            summaries: study.summaries,
+            differences: study.differences,
+            tunes: study.tunes,
+            charts: study.charts,
+            exact: study.exact,
+        });
+        Ok(vec![("report.html".to_string(), bytes)])
+    }
+}
+
 /// A section of the page: its id, its heading, and what writes its body.
 type Section = (&'static str, &'static str, fn(&mut String, &Report<'_>));
 
@@ -74,8 +112,8 @@ pub fn report_html(r: &Report<'_>) -> Vec<u8> {
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"subdual\">\n",
     );
-    let _ = writeln!(page, "<title>{}</title>", escape(&s.title));
-    let _ = writeln!(page, "<style>{STYLE}</style>\n</head>\n<body>");
+    putln!(page, "<title>{}</title>", escape(&s.title));
+    putln!(page, "<style>{STYLE}</style>\n</head>\n<body>");
     header(&mut page, r);
     let sections: [Section; 7] = [
         ("charts", "Charts", charts),
@@ -88,15 +126,15 @@ pub fn report_html(r: &Report<'_>) -> Vec<u8> {
     ];
     page.push_str("<nav aria-label=\"Contents\"><ul>");
     for (id, name, _) in &sections {
-        let _ = write!(page, "<li><a href=\"#{id}\">{name}</a></li>");
+        put!(page, "<li><a href=\"#{id}\">{name}</a></li>");
     }
     page.push_str("</ul></nav>\n<main>\n");
     for (id, name, body) in sections {
-        let _ = writeln!(page, "<section id=\"{id}\">\n<h2>{name}</h2>");
+        putln!(page, "<section id=\"{id}\">\n<h2>{name}</h2>");
         body(&mut page, r);
         page.push_str("</section>\n");
     }
-    let _ = writeln!(
+    putln!(
         page,
         "</main>\n<footer><p>Written by subdual {} from {}. Every number here is in the CSV files beside \
          this page, at full precision.</p></footer>\n</body>\n</html>",
@@ -170,9 +208,9 @@ fn escape(text: &str) -> String {
 
 fn header(page: &mut String, r: &Report<'_>) {
     let s = r.scenario;
-    let _ = writeln!(page, "<header>\n<h1>{}</h1>", escape(&s.title));
+    putln!(page, "<header>\n<h1>{}</h1>", escape(&s.title));
     for paragraph in s.description() {
-        let _ = writeln!(page, "<p class=\"lead\">{}</p>", escape(&paragraph));
+        putln!(page, "<p class=\"lead\">{}</p>", escape(&paragraph));
     }
     let actions: Vec<String> = s
         .distinct_actions()
@@ -180,7 +218,7 @@ fn header(page: &mut String, r: &Report<'_>) {
         .map(|a| format!("<code>{a}</code>"))
         .collect();
     let variants: Vec<String> = s.variants.iter().map(|v| escape(v)).collect();
-    let _ = writeln!(
+    putln!(
         page,
         "<p class=\"facts-line\">Action {} · variants {} · {} points ({} eligible) × {} trials · {} \
          intervals · seed {}</p>\n</header>",
@@ -287,7 +325,7 @@ struct Row(String);
 impl Row {
     /// A text cell.
     fn text(mut self, text: &str) -> Row {
-        let _ = write!(self.0, "<td>{}</td>", escape(text));
+        put!(self.0, "<td>{}</td>", escape(text));
         self
     }
 
@@ -295,14 +333,14 @@ impl Row {
     fn number(mut self, shown: &str, raw: Option<f64>) -> Row {
         match raw {
             Some(x) => {
-                let _ = write!(
+                put!(
                     self.0,
                     "<td class=\"n\" data-value=\"{x}\">{}</td>",
                     escape(shown)
                 );
             }
             None => {
-                let _ = write!(self.0, "<td class=\"n\">{}</td>", escape(shown));
+                put!(self.0, "<td class=\"n\">{}</td>", escape(shown));
             }
         }
         self
@@ -310,7 +348,7 @@ impl Row {
 
     /// A cell with a class.
     fn class(mut self, class: &str, text: &str) -> Row {
-        let _ = write!(self.0, "<td class=\"{class}\">{}</td>", escape(text));
+        put!(self.0, "<td class=\"{class}\">{}</td>", escape(text));
         self
     }
 
@@ -329,7 +367,7 @@ fn head(cells: &[(String, bool)]) -> String {
     let mut out = String::from("<thead><tr>");
     for (name, numeric) in cells {
         let class = if *numeric { " class=\"n\"" } else { "" };
-        let _ = write!(out, "<th scope=\"col\"{class}>{}</th>", escape(name));
+        put!(out, "<th scope=\"col\"{class}>{}</th>", escape(name));
     }
     out.push_str("</tr></thead>");
     out
@@ -357,18 +395,18 @@ fn table(page: &mut String, class: &str, head: &str, rows: &[Row], csv: &str) {
     let open = rows.len().min(OPEN_ROWS);
     let held = rows.len().min(MAX_ROWS);
     let write = |page: &mut String, rows: &[Row]| {
-        let _ = write!(
+        put!(
             page,
             "<div class=\"scroll\"><table class=\"{class}\">{head}<tbody>"
         );
         for row in rows {
-            let _ = write!(page, "<tr>{}</tr>", row.0);
+            put!(page, "<tr>{}</tr>", row.0);
         }
         page.push_str("</tbody></table></div>\n");
     };
     write(page, &rows[..open]);
     if held > open {
-        let _ = writeln!(
+        putln!(
             page,
             "<details><summary>{} more rows</summary>",
             thousands((held - open) as u64)
@@ -377,7 +415,7 @@ fn table(page: &mut String, class: &str, head: &str, rows: &[Row], csv: &str) {
         page.push_str("</details>\n");
     }
     if rows.len() > held {
-        let _ = writeln!(
+        putln!(
             page,
             "<p class=\"note\">This page shows the first {} of {} rows; every row is in <code>{}</code>.</p>",
             thousands(held as u64),
@@ -402,7 +440,7 @@ fn charts(page: &mut String, r: &Report<'_>) {
         // The file's name last, so the caption names the image beside the report.
         let caption = format!("{} ({name})", chart.caption);
         let Some(svg) = inline_svg(&chart.svg, &caption) else {
-            let _ = writeln!(
+            putln!(
                 page,
                 "<p class=\"note\">{} could not be shown here.</p>",
                 escape(&name)
@@ -410,7 +448,7 @@ fn charts(page: &mut String, r: &Report<'_>) {
             continue;
         };
         shown += 1;
-        let _ = writeln!(
+        putln!(
             page,
             "<figure>\n{svg}\n<figcaption>{}</figcaption>\n</figure>",
             escape(&caption)
@@ -443,9 +481,9 @@ fn inline_svg(text: &str, label: &str) -> Option<String> {
         let number =
             |name| attribute(name).and_then(|v| v.trim_end_matches("px").parse::<f64>().ok());
         let (w, h) = (number("width")?, number("height")?);
-        let _ = write!(root, " viewBox=\"0 0 {w} {h}\"");
+        put!(root, " viewBox=\"0 0 {w} {h}\"");
     }
-    let _ = write!(root, " role=\"img\" aria-label=\"{}\"", escape(label));
+    put!(root, " role=\"img\" aria-label=\"{}\"", escape(label));
     Some(format!("{root}{rest}"))
 }
 
@@ -512,7 +550,7 @@ fn headline(page: &mut String, r: &Report<'_>) {
         }
         rows.push(row);
     }
-    let _ = writeln!(
+    putln!(
         page,
         "<p>The headline metric of every point, with its {} interval{}. Every metric of every point is in \
          <code>summary.csv</code>.</p>",
@@ -523,7 +561,7 @@ fn headline(page: &mut String, r: &Report<'_>) {
     if !used.is_empty() {
         page.push_str("<dl class=\"glossary\">");
         for metric in used {
-            let _ = write!(
+            put!(
                 page,
                 "<dt>{}</dt><dd>{}</dd>",
                 escape(metric),
@@ -540,7 +578,7 @@ fn differences(page: &mut String, r: &Report<'_>) {
         page.push_str("<p>One variant: nothing is compared.</p>\n");
         return;
     }
-    let _ = writeln!(
+    putln!(
         page,
         "<p>Each variant against the baseline <b>{}</b> on the same dice, trial by trial: the difference \
          (variant minus baseline; probabilities in percentage points), its {} interval, the p-value adjusted \
@@ -615,7 +653,7 @@ fn differences(page: &mut String, r: &Report<'_>) {
         .collect();
     table(page, "differences", &head, &headline, "differences.csv");
     let every: Vec<Row> = r.differences.iter().map(row).collect();
-    let _ = writeln!(
+    putln!(
         page,
         "<details><summary>Every metric ({} rows)</summary>",
         thousands(every.len() as u64)
@@ -721,7 +759,7 @@ fn ineligible(page: &mut String, r: &Report<'_>) {
         page.push_str("<p>Every point ran.</p>\n");
         return;
     }
-    let _ = writeln!(
+    putln!(
         page,
         "<p>{} of {} points did not run: the rules forbid the action there. <code>summary.csv</code> \
          gives each one row with metric <code>ineligible</code> and the reason.</p>",
@@ -743,7 +781,7 @@ fn run(page: &mut String, r: &Report<'_>) {
          the same results on any number of threads.</p>\n<dl class=\"facts\">",
     );
     let fact = |page: &mut String, name: &str, value: &str| {
-        let _ = write!(page, "<dt>{name}</dt><dd>{value}</dd>");
+        put!(page, "<dt>{name}</dt><dd>{value}</dd>");
     };
     fact(page, "tool", &escape(&format!("{} {}", m.tool, m.version)));
     fact(
@@ -762,7 +800,7 @@ fn run(page: &mut String, r: &Report<'_>) {
     fact(page, "points", &thousands(m.points as u64));
     fact(page, "confidence", &confidence(s.confidence));
     page.push_str("</dl>\n");
-    let _ = write!(page, "{RUN_BEGIN}\n<dl class=\"facts\">");
+    put!(page, "{RUN_BEGIN}\n<dl class=\"facts\">");
     fact(
         page,
         "command",
@@ -774,11 +812,11 @@ fn run(page: &mut String, r: &Report<'_>) {
     if !how.shards.is_empty() {
         fact(page, "shards merged", &thousands(how.shards.len() as u64));
     }
-    let _ = writeln!(page, "</dl>\n{RUN_END}");
+    putln!(page, "</dl>\n{RUN_END}");
 }
 
 fn scenario_text(page: &mut String, r: &Report<'_>) {
-    let _ = writeln!(
+    putln!(
         page,
         "<p><code>{}</code>, byte for byte:</p>\n<pre>{}</pre>",
         escape(&r.scenario.file),
@@ -790,9 +828,9 @@ fn scenario_text(page: &mut String, r: &Report<'_>) {
 mod tests {
     use super::*;
     use crate::export::chart;
-    use crate::export::summary::{summarize, tune_lines};
     use crate::study;
-    use crate::tuning;
+    use crate::study::tuning;
+    use crate::study::{summarize, tune_lines};
 
     /// Builds the report of `text` run at a few trials, as `run` does.
     fn report_of(text: &str, exact: bool, draw: bool) -> String {

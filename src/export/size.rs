@@ -154,8 +154,8 @@ pub fn human(bytes: u64) -> String {
 mod tests {
     use super::*;
     use crate::export::csv::{distributions_csv, summary_csv};
-    use crate::export::summary::summarize;
     use crate::study;
+    use crate::study::summarize;
 
     fn shipped(name: &str, text: &str) -> Scenario {
         Scenario::parse(name, name, text.as_bytes()).expect("a shipped scenario is valid")
@@ -170,8 +170,10 @@ mod tests {
         s.trials = 3000;
         let results = study::run(&s, s.trials, &|_| {});
         let summaries = summarize(&s, &results.tallies);
-        let written = summary_csv(&s, &summaries, true).len()
-            + distributions_csv(&s, &summaries, &results.tallies).len();
+        let written = summary_csv(&s, &summaries, true).unwrap().len()
+            + distributions_csv(&s, &summaries, &results.tallies)
+                .unwrap()
+                .len();
         let projected = projected_bytes(&s, s.trials) as usize;
         assert!(projected >= written, "{projected} < {written}");
         // A bound, not a guess a hundred times too big.

@@ -19,7 +19,7 @@ use crate::stats::Tally;
 use crate::stats::interval::{Estimate, z_for};
 use crate::stats::metrics::{self, MetricValue};
 use crate::study::DifferenceRow;
-use crate::tuning::TunePoint;
+use crate::study::tuning::TunePoint;
 
 /// Below this top value (in percent), a probability's axis is cut down to the data: a rare event on a
 /// 0-100% axis is a flat line.

@@ -13,7 +13,7 @@ use crate::scenario::Scenario;
 use crate::scenario::chart::ChartSize;
 use crate::stats::Tally;
 use crate::study::DifferenceRow;
-use crate::tuning::TunePoint;
+use crate::study::tuning::TunePoint;
 use figure::{Canvas, Figure};
 
 /// One chart as drawn: its file stem, its caption in words, and its two images.

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{self, BLOCK_SIZE, Group, GroupResult};
 use crate::scenario::Scenario;
 use crate::study;
-use crate::tuning::{self, Candidate};
+use crate::study::tuning::{self, Candidate};
 
 /// The format's name and version, first in every part file.
 pub const FORMAT: &str = "subdual-part/1";

@@ -1,8 +1,13 @@
 //! A scenario's run as one piece: every variant at each sweep point in one engine group (so the variants'
 //! trials pair up), then the per-point tallies and the paired differences against the baseline.
 
+pub mod shard;
+pub mod summary;
+pub mod tuning;
+
+pub use summary::{PointSummary, TuneLine, summarize, tune_lines};
+
 use crate::engine::{self, Group};
-use crate::export::summary::PointSummary;
 use crate::rules::action::Prepared;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
@@ -26,7 +31,7 @@ pub fn run(scenario: &Scenario, trials: u64, progress: &(dyn Fn(u64) + Sync)) ->
 }
 
 /// The engine groups of a run, one per sweep point: every variant at that point, paired as the scenario's
-/// pairings say. A shard runs its share of these (src/shard.rs), so they are defined once, here.
+/// pairings say. A shard runs its share of these (src/study/shard.rs), so they are defined once, here.
 pub fn groups(scenario: &Scenario) -> Vec<Group<'_>> {
     let grid = scenario.grid();
     let variants = scenario.variants.len();

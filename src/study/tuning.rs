@@ -14,13 +14,13 @@
 use std::collections::BTreeMap;
 
 use crate::engine::{self, Group};
-use crate::export::summary::PointSummary;
 use crate::scenario::Scenario;
 use crate::scenario::tune::{Target, Tune};
 use crate::stats::exact;
 use crate::stats::interval::{self, Estimate};
 use crate::stats::metrics;
 use crate::stats::paired::{self, Comparison};
+use crate::study::summary::PointSummary;
 
 /// One evaluated candidate value.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -218,7 +218,7 @@ pub type Candidate = (usize, usize, usize);
 
 /// What gives the search its evaluations: the candidates asked for, with their engine groups
 /// ([`candidate_group`]), in, one result per candidate out. A run runs the groups; a merge of shards looks
-/// the candidates up in the shards' tallies (every candidate was run there, src/shard.rs).
+/// the candidates up in the shards' tallies (every candidate was run there, src/study/shard.rs).
 pub type Evaluate<'e> = dyn Fn(&[Candidate], &[Group<'_>]) -> Vec<engine::GroupResult> + 'e;
 
 /// Solves every tune of a scenario on its seed and `trials`; `summaries` are the run's (the matched
@@ -370,7 +370,7 @@ pub fn exact_best(scenario: &Scenario, tune: &Tune, row: usize) -> Option<(usize
     Some((best, point.evaluated.get(&best)?.value.estimate?))
 }
 
-/// Every tune of a single-action scenario solved exactly ([`exact_point`] at every row).
+/// Every tune of a single-action scenario solved exactly (`exact_point` at every row).
 pub fn solve_exact(scenario: &Scenario) -> Vec<Vec<TunePoint>> {
     scenario
         .tunes

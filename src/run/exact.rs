@@ -1,0 +1,107 @@
+//! `subdual exact`: the exact value of every summary metric of single-action studies, added to their folders
+//! as exact.csv (and exact-differences.csv, exact-tune.csv). A run's report.html is kept as it was: it
+//! shows one run's tallies and differences, which this command does not have; `run --exact` writes a
+//! report with exact values (docs/scenarios.md "Outputs").
+
+use std::path::{Path, PathBuf};
+
+use crate::export::manifest::RunInfo;
+use crate::export::write::write_study;
+use crate::export::{self, EXACT_EXPORTERS, StudyResults};
+use crate::scenario::Scenario;
+use crate::study::{self, PointSummary, tune_lines, tuning};
+
+use super::{RunError, Started, point_label, without_exact};
+
+/// Refuses fights and points without an exact value, in every file before any is computed (one refused
+/// point, nothing is computed); returns the warnings of tunes whose candidates are left out.
+pub fn check(scenarios: &[Scenario]) -> Result<Vec<String>, RunError> {
+    for s in scenarios {
+        if let Some(fight) = s.actions.iter().find(|a| a.is_fight()) {
+            return Err(RunError::Arguments(format!(
+                "{}: action `{fight}` is a fight; exact values exist only for the single actions (mug, sap, strike, grab_object, grab_person, grab_monster)",
+                s.file
+            )));
+        }
+    }
+    let mut tune_warnings = Vec::new();
+    for scenario in scenarios {
+        let (points, tunes) = without_exact(scenario);
+        if let Some(refused) = points.first() {
+            return Err(RunError::Arguments(format!(
+                "{refused}; run it without `exact`"
+            )));
+        }
+        tune_warnings.extend(tunes);
+    }
+    Ok(tune_warnings)
+}
+
+/// What `exact` wrote of one study.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactWritten {
+    /// Its exact.csv.
+    pub path: PathBuf,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+/// Computes the exact values of one study ([`check`]ed) and adds their files to its folder in `out`.
+pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> {
+    let started = Started::now();
+    let mut summaries: Vec<PointSummary<'_>> = Vec::with_capacity(scenario.points.len());
+    for point in &scenario.points {
+        let result = match &point.prepared {
+            Ok(p) => Ok(crate::stats::exact::exact(p, point.action).map_err(|why| {
+                RunError::Arguments(format!(
+                    "{}: no exact value: {why}; run it without `exact`",
+                    point_label(scenario, point)
+                ))
+            })?),
+            Err(reason) => Err(reason.to_string()),
+        };
+        summaries.push(PointSummary {
+            variant: &scenario.variants[point.variant],
+            values: &point.values,
+            level_gap: point.level_gap,
+            action: point.action,
+            result,
+        });
+    }
+    let differences = if scenario.variants.len() > 1 {
+        study::exact_differences(scenario, &summaries)
+    } else {
+        Vec::new()
+    };
+    let solved = if scenario.tunes.is_empty() {
+        Vec::new()
+    } else {
+        tuning::solve_exact(scenario)
+    };
+    let lines = tune_lines(scenario, &solved);
+    let files = export::files(
+        &StudyResults {
+            scenario,
+            trials: scenario.trials,
+            tallies: &[],
+            summaries: &summaries,
+            differences: &differences,
+            tuned: &solved,
+            tunes: &lines,
+            charts: None,
+            run: &RunInfo::default(),
+            // The exact values are the estimates here: no column of their own.
+            exact: false,
+        },
+        &EXACT_EXPORTERS,
+    )?;
+    let dir = out.join(&scenario.stem);
+    write_study(out, &scenario.stem, &files, true).map_err(|source| RunError::Write {
+        dir: dir.clone(),
+        source,
+    })?;
+    Ok(ExactWritten {
+        path: dir.join("exact.csv"),
+        seconds: started.seconds(),
+    })
+}

@@ -10,6 +10,7 @@
 use crate::dice::{Dice, Paths, Roller};
 use crate::rules::attack::AttackRoll;
 use crate::rules::catalog::Weapon;
+use crate::rules::maneuver::{Counter, Hist, Sink};
 use crate::rules::{Combatant, RuleOptions};
 
 /// The weapon that makes `defender` an armed defender, if any: the melee weapon he fights with
@@ -113,6 +114,31 @@ pub fn strike_first<R: Roller + ?Sized>(strike: &Option<FirstStrike>, rng: &mut 
         Some(s) => s.roll(rng),
         None => Struck::default(),
     }
+}
+
+// The tally of a first strike, in every grab's tally.
+pub(crate) const STRUCK: Counter = Counter(3);
+pub(crate) const STRUCK_DAMAGE: Hist = Hist(1);
+
+impl Struck {
+    /// Counts the first strike in a grab's tally: whether it hit, and its damage when it did.
+    #[inline]
+    pub(crate) fn record<S: Sink>(self, s: &mut S) {
+        if self.hit {
+            s.count(STRUCK, true);
+            s.observe(STRUCK_DAMAGE, i64::from(self.damage));
+        }
+    }
+}
+
+/// The values the first strike's damage can take, `(1, most)` (`None` without a first strike).
+pub(crate) fn struck_range(strike: &Option<FirstStrike>) -> Option<(i64, i64)> {
+    strike.map(|s| {
+        (
+            1,
+            i64::from(s.attacks) * i64::from((s.dice.max() + s.add).max(1)),
+        )
+    })
 }
 
 #[cfg(test)]

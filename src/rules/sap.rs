@@ -4,8 +4,13 @@
 //! kill the sentry it meant to put to sleep, and `p_out` counts every way he is out.
 
 use crate::dice::{Dice, Paths, Roller};
+use crate::rules::action::Fixed;
 use crate::rules::attack::AttackRoll;
+use crate::rules::maneuver::{
+    Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
+};
 use crate::rules::options::{Rounding, RuleOptions};
+use crate::rules::strike::{DAMAGE, DOWN, HIT, KILLED, record_blow};
 use crate::rules::tables::Size;
 use crate::rules::{Damage, Ineligible, Matchup, Vitals, Wound};
 
@@ -206,6 +211,79 @@ impl Sap {
             woke: knockout == Some(false),
             wound: Wound::default(),
         }
+    }
+}
+
+// The tally of a sap: a strike's (HIT, DOWN, KILLED, DAMAGE), and the knockout's.
+const KNOCKOUT: Counter = Counter(1);
+const WOKE: Counter = Counter(2);
+const OUT: Counter = Counter(5);
+const KO_ROUNDS: Hist = Hist(1);
+
+/// A sap's summary metrics, headline first (docs/scenarios.md "Metrics").
+pub const METRICS: Metrics = &[
+    ("p_out", Source::Count(OUT)),
+    ("p_knockout", Source::Count(KNOCKOUT)),
+    ("p_hit", Source::Count(HIT)),
+    ("p_wake", Source::Count(WOKE)),
+    ("p_down", Source::Count(DOWN)),
+    ("p_killed", Source::Count(KILLED)),
+    ("damage", Source::Mean(DAMAGE)),
+    ("damage_real", Source::RealPart(DAMAGE)),
+    ("damage_temporary", Source::TemporaryPart(DAMAGE)),
+    ("ko_rounds", Source::Mean(KO_ROUNDS)),
+    ("roll_needed", Source::RollNeeded),
+];
+
+/// A sap's distributions.
+pub const DISTRIBUTIONS: Distributions = &[("damage", DAMAGE), ("ko_rounds", KO_ROUNDS)];
+
+impl Record for SapOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        if self.hit {
+            record_blow(self.damage, self.wound, s);
+        }
+        s.count(WOKE, self.woke);
+        s.count(OUT, self.out());
+        if let Some(rounds) = self.ko_rounds {
+            s.count(KNOCKOUT, true);
+            s.observe(KO_ROUNDS, i64::from(rounds));
+        }
+    }
+}
+
+impl Maneuver for Sap {
+    type Outcome = SapOutcome;
+
+    #[inline]
+    fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> SapOutcome {
+        Sap::resolve(self, rng)
+    }
+
+    fn paths(&self) -> Option<Paths> {
+        Some(Sap::paths(self))
+    }
+
+    fn fixed(&self) -> Fixed {
+        Fixed {
+            roll_needed: Some(self.attack.needed()),
+            ..Fixed::default()
+        }
+    }
+
+    fn range(&self, hist: Hist) -> Option<(i64, i64)> {
+        if hist == DAMAGE {
+            Some((1, i64::from(self.damage.max() + self.damage_bonus)))
+        } else if hist == KO_ROUNDS {
+            Some((1, i64::from(self.ko_rounds.max())))
+        } else {
+            None
+        }
+    }
+
+    fn split(&self, total: u32) -> Damage {
+        sap_damage(total, self.rounding)
     }
 }
 

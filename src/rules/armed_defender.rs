@@ -19,6 +19,12 @@ pub fn armed_with(defender: &Combatant) -> Option<&Weapon> {
     defender.melee_weapon()
 }
 
+/// The armed defender's bonus to his attack and damage rolls (`armed_defender_bonus`, +4 by the text): the
+/// one place a grab's first strike and a fight's armed defender read it.
+pub fn armed_bonus(options: &RuleOptions) -> i32 {
+    options.armed_defender_bonus
+}
+
 /// The armed defender's strike at a grabber, prepared once per point: every attack he makes in a first
 /// round, each at +4 to hit and damage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +60,7 @@ impl FirstStrike {
         if !options.armed_defender_vs_grabs {
             return None;
         }
-        let bonus = options.armed_defender_bonus;
+        let bonus = armed_bonus(options);
         // With `armed_defender_extra_attack` he makes one extra attack before the round and his normal
         // attacks follow initiative, after the grab: one strike first. Otherwise all his attacks of a
         // first round, which is odd: a warrior of 7-12 makes his second attack only in even rounds.

@@ -24,6 +24,16 @@ use crate::rules::{Combatant, Ineligible, Matchup, StateName};
 /// The penalty of a called shot.
 pub const CALLED_SHOT_PENALTY: i32 = -4;
 
+/// The to-hit modifier of a grab of an object: the called shot's penalty and Strength's adjustment, no
+/// magic (docs/rules.md §5). A disarm inside a fight is rolled with it too.
+pub fn object_grab_modifier(grabber: &Combatant) -> i32 {
+    CALLED_SHOT_PENALTY + grabber.hit_adjustment()
+}
+
+/// What grabbing with one hand takes off a Strength score (docs/rules.md §5): the text's drop table for
+/// 18/xx, three points for any other score and for a monster's rough Strength.
+pub const ONE_HAND_DROP: i32 = 3;
+
 /// One or two hands on the victim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Hands {
@@ -104,7 +114,7 @@ impl GrabObject {
             attack: AttackRoll::new(
                 grabber.thac0,
                 m.victim.ac.normal(),
-                CALLED_SHOT_PENALTY + grabber.hit_adjustment(),
+                object_grab_modifier(grabber),
                 options,
             ),
             grabber: grabber.contest_score(),
@@ -486,6 +496,19 @@ mod tests {
     const HOLDER: &str =
         "class = \"fighter\"\nlevel = 1\nac = 5\nstrength = 15\nweapon = \"long sword\"";
 
+    /// A monster's rough Strength drops by [`ONE_HAND_DROP`] for a one-handed grab, as every plain score does
+    /// in the text's table (`Strength::one_hand`): one drop, pinned here for every score.
+    #[test]
+    fn one_hand_drop_is_the_tables_drop_for_every_plain_score() {
+        for score in 1..=25 {
+            let s: crate::rules::tables::Strength = score.to_string().parse().unwrap();
+            assert_eq!(
+                i32::from(s.one_hand().score()),
+                (score - ONE_HAND_DROP).max(1),
+                "{score}"
+            );
+        }
+    }
     #[test]
     fn grabbing_an_object_is_a_called_shot_at_minus_4_with_strength() {
         let g = GrabObject::prepare(&matchup(GRABBER, HOLDER), &RuleOptions::default()).unwrap();

@@ -12,7 +12,7 @@ use crate::rules::maneuver::{
 use crate::rules::options::{Rounding, RuleOptions};
 use crate::rules::strike::{DAMAGE, DOWN, HIT, KILLED, record_blow};
 use crate::rules::tables::Size;
-use crate::rules::{Damage, Ineligible, Matchup, Vitals, Wound};
+use crate::rules::{Combatant, Damage, Ineligible, Matchup, Vitals, Wound};
 
 /// The knockout roll.
 const D100: Dice = Dice::of(1, 100, 0);
@@ -29,6 +29,16 @@ pub struct KnockoutChance {
 }
 
 impl KnockoutChance {
+    /// The chance against an awake victim: `sap_ko_per_point` percent a point up to `sap_ko_cap`, and
+    /// nobody to wake. A sap inside a fight reads its knockout d100 by this too.
+    pub fn awake(options: &RuleOptions) -> KnockoutChance {
+        KnockoutChance {
+            per_point: options.sap_ko_per_point,
+            cap: options.sap_ko_cap,
+            wake_at: 101,
+        }
+    }
+
     /// The chance, in percent, for a blow of `damage` points.
     #[inline]
     pub fn percent(&self, damage: u32) -> u32 {
@@ -124,12 +134,24 @@ pub fn sap_damage(total: u32, rounding: Rounding) -> Damage {
     Damage::quarter_real(total, rounding)
 }
 
+/// The sap's to-hit modifier: the called shot's `sap_penalty` and Strength's adjustment, the weapon's magic
+/// left out (docs/rules.md §4). A sap inside a fight is rolled with it too.
+pub fn to_hit_modifier(attacker: &Combatant, options: &RuleOptions) -> i32 {
+    options.sap_penalty + attacker.hit_adjustment()
+}
+
+/// A sap's damage total: the dice rolled plus what is added, at least 1.
+#[inline]
+pub fn sap_total(rolled_and_added: i32) -> u32 {
+    rolled_and_added.max(1) as u32
+}
+
 impl Sap {
     /// Checks eligibility and folds the tables into the attack and the knockout thresholds.
     pub fn prepare(m: &Matchup, options: &RuleOptions) -> Result<Sap, Ineligible> {
         eligibility(m)?;
         let (attacker, victim) = (&m.attacker, &m.victim);
-        let modifier = options.sap_penalty + attacker.hit_adjustment();
+        let modifier = to_hit_modifier(attacker, options);
         let (attack, chance) = if victim.state.is_helpless() {
             (
                 AttackRoll::automatic(modifier),
@@ -142,11 +164,7 @@ impl Sap {
         } else {
             (
                 AttackRoll::new(attacker.thac0, victim.ac.normal(), modifier, options),
-                KnockoutChance {
-                    per_point: options.sap_ko_per_point,
-                    cap: options.sap_ko_cap,
-                    wake_at: 101,
-                },
+                KnockoutChance::awake(options),
             )
         };
         Ok(Sap {
@@ -201,7 +219,7 @@ impl Sap {
                 wound: Wound::default(),
             };
         }
-        let total = (self.damage.roll(rng) + self.damage_bonus).max(1) as u32;
+        let total = sap_total(self.damage.roll(rng) + self.damage_bonus);
         let knockout = self.chance.roll(total, rng);
         let ko_rounds = (knockout == Some(true)).then(|| self.ko_rounds.roll(rng).max(1) as u32);
         SapOutcome {

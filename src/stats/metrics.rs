@@ -1,6 +1,7 @@
-//! Which counter and histogram of a [`Tally`] each action fills, and which metrics of docs/scenarios.md are
-//! read from them. This is the one place that knows both sides, so a metric's definition cannot drift
-//! between the trial loop and the summary.
+//! The metrics of docs/scenarios.md read from a [`Tally`]: what each metric means, and its value at a point.
+//! Which counters and histograms an action fills, and which metrics read them, is each maneuver's own table
+//! beside its rule ([`crate::rules::maneuver`]); the trial loop and the summary both go through it, so a
+//! metric's definition cannot drift between them.
 
 use crate::dice::Roller;
 use crate::rules::action::{Action, Fixed, Prepared};

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::rules::combatant::State;
 use crate::rules::fight::{FightKind, FightPlan, Intent, Opening, Style, Then};
 use crate::rules::grab::{GrabHold, GrabObject, Hands};
+use crate::rules::maneuver::{Maneuver, with_maneuver};
 use crate::rules::mugging::Mugging;
 use crate::rules::sap::Sap;
 use crate::rules::strike::Strike;
@@ -240,50 +241,15 @@ impl Prepared {
 
     /// At most how many paths of dice the exact enumerator walks for this action, and a multiple of their
     /// denominators, so that an exact answer too long to walk is refused before the walk (docs/scenarios.md,
-    /// `exact`); `None` for a fight, which has no exact answer. Each action counts beside its resolver, from
-    /// the same rolls and predicates, so that the count follows the rules it bounds.
+    /// `exact`); `None` for a fight, which has no exact answer. Each action counts beside its resolver
+    /// ([`Maneuver::paths`]), from the same rolls and predicates, so that the count follows the rules it bounds.
     pub fn paths(&self) -> Option<crate::dice::Paths> {
-        match self {
-            Prepared::Mug(m) => Some(m.paths()),
-            Prepared::Sap(s) => Some(s.paths()),
-            Prepared::Strike(s) => Some(s.paths()),
-            Prepared::GrabObject(g) => Some(g.paths()),
-            Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => Some(g.paths()),
-            Prepared::Fight(_) => None,
-        }
+        with_maneuver!(self, m => Maneuver::paths(m))
     }
 
-    /// The fixed metrics of this point.
+    /// The fixed metrics of this point ([`Maneuver::fixed`]).
     pub fn fixed(&self) -> Fixed {
-        match self {
-            Prepared::Mug(m) => Fixed {
-                save_needed: Some(m.save.needed),
-                roll_needed: Some(m.attack.needed()),
-                ..Fixed::default()
-            },
-            Prepared::Sap(s) => Fixed {
-                roll_needed: Some(s.attack.needed()),
-                ..Fixed::default()
-            },
-            Prepared::Strike(s) => Fixed {
-                roll_needed: Some(s.attack.needed()),
-                ..Fixed::default()
-            },
-            Prepared::GrabObject(g) => Fixed {
-                grabber_strength: Some(g.grabber.score),
-                victim_strength: Some(g.holder.score),
-                roll_needed: Some(g.attack.needed()),
-                ..Fixed::default()
-            },
-            Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => Fixed {
-                monster_strength: g.victim_is_monster.then_some(g.victim.score),
-                grabber_strength: Some(g.grabber.score),
-                victim_strength: Some(g.victim.score),
-                roll_needed: Some(g.attack.needed()),
-                ..Fixed::default()
-            },
-            Prepared::Fight(_) => Fixed::default(),
-        }
+        with_maneuver!(self, m => Maneuver::fixed(m))
     }
 }
 

@@ -10,12 +10,19 @@
 use crate::dice::{Dice, Paths, Roller};
 use crate::rules::attack::AttackRoll;
 use crate::rules::catalog::Weapon;
+use crate::rules::maneuver::{Counter, Hist, Sink};
 use crate::rules::{Combatant, RuleOptions};
 
 /// The weapon that makes `defender` an armed defender, if any: the melee weapon he fights with
 /// ([`Combatant::melee_weapon`]), so a bowman with a dagger at his belt is armed with the dagger.
 pub fn armed_with(defender: &Combatant) -> Option<&Weapon> {
     defender.melee_weapon()
+}
+
+/// The armed defender's bonus to his attack and damage rolls (`armed_defender_bonus`, +4 by the text): the
+/// one place a grab's first strike and a fight's armed defender read it.
+pub fn armed_bonus(options: &RuleOptions) -> i32 {
+    options.armed_defender_bonus
 }
 
 /// The armed defender's strike at a grabber, prepared once per point: every attack he makes in a first
@@ -53,7 +60,7 @@ impl FirstStrike {
         if !options.armed_defender_vs_grabs {
             return None;
         }
-        let bonus = options.armed_defender_bonus;
+        let bonus = armed_bonus(options);
         // With `armed_defender_extra_attack` he makes one extra attack before the round and his normal
         // attacks follow initiative, after the grab: one strike first. Otherwise all his attacks of a
         // first round, which is odd: a warrior of 7-12 makes his second attack only in even rounds.
@@ -113,6 +120,31 @@ pub fn strike_first<R: Roller + ?Sized>(strike: &Option<FirstStrike>, rng: &mut 
         Some(s) => s.roll(rng),
         None => Struck::default(),
     }
+}
+
+// The tally of a first strike, in every grab's tally.
+pub(crate) const STRUCK: Counter = Counter(3);
+pub(crate) const STRUCK_DAMAGE: Hist = Hist(1);
+
+impl Struck {
+    /// Counts the first strike in a grab's tally: whether it hit, and its damage when it did.
+    #[inline]
+    pub(crate) fn record<S: Sink>(self, s: &mut S) {
+        if self.hit {
+            s.count(STRUCK, true);
+            s.observe(STRUCK_DAMAGE, i64::from(self.damage));
+        }
+    }
+}
+
+/// The values the first strike's damage can take, `(1, most)` (`None` without a first strike).
+pub(crate) fn struck_range(strike: &Option<FirstStrike>) -> Option<(i64, i64)> {
+    strike.map(|s| {
+        (
+            1,
+            i64::from(s.attacks) * i64::from((s.dice.max() + s.add).max(1)),
+        )
+    })
 }
 
 #[cfg(test)]

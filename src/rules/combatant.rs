@@ -559,7 +559,7 @@ impl Combatant {
             Some(s) => ContestScore::from(s.one_hand()),
             None => {
                 let whole = self.contest_score();
-                ContestScore::plain((whole.score - 3).max(1))
+                ContestScore::plain((whole.score - crate::rules::grab::ONE_HAND_DROP).max(1))
             }
         }
     }

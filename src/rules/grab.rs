@@ -8,16 +8,31 @@
 //! read the wrestling column: a hold row is a hold, which the victim then tries to break with the contest.
 
 use crate::dice::{Paths, Roller};
+use crate::rules::action::Fixed;
 use crate::rules::armed_defender::{
-    FirstStrike, Struck, armed_with, strike_first, strike_first_paths,
+    FirstStrike, STRUCK, STRUCK_DAMAGE, Struck, armed_with, strike_first, strike_first_paths,
+    struck_range,
 };
-use crate::rules::attack::{AttackRoll, ContestScore, contest, contest_paths};
+use crate::rules::attack::{AttackRoll, ContestScore, contest, contest_paths, tied_pairs};
+use crate::rules::maneuver::{
+    Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
+};
 use crate::rules::options::{GrabContest, RuleOptions};
 use crate::rules::tables::{brawl_row, wrestling_armor_penalty};
 use crate::rules::{Combatant, Ineligible, Matchup, StateName};
 
 /// The penalty of a called shot.
 pub const CALLED_SHOT_PENALTY: i32 = -4;
+
+/// The to-hit modifier of a grab of an object: the called shot's penalty and Strength's adjustment, no
+/// magic (docs/rules.md §5). A disarm inside a fight is rolled with it too.
+pub fn object_grab_modifier(grabber: &Combatant) -> i32 {
+    CALLED_SHOT_PENALTY + grabber.hit_adjustment()
+}
+
+/// What grabbing with one hand takes off a Strength score (docs/rules.md §5): the text's drop table for
+/// 18/xx, three points for any other score and for a monster's rough Strength.
+pub const ONE_HAND_DROP: i32 = 3;
 
 /// One or two hands on the victim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -99,7 +114,7 @@ impl GrabObject {
             attack: AttackRoll::new(
                 grabber.thac0,
                 m.victim.ac.normal(),
-                CALLED_SHOT_PENALTY + grabber.hit_adjustment(),
+                object_grab_modifier(grabber),
                 options,
             ),
             grabber: grabber.contest_score(),
@@ -315,6 +330,162 @@ impl GrabHold {
     }
 }
 
+// The tally of a grab: its own counters, and the armed victim's first strike (STRUCK, STRUCK_DAMAGE).
+const HIT: Counter = Counter(0);
+/// Control of the object, or a hold.
+const WON: Counter = Counter(1);
+/// A hold kept past the first break.
+const KEPT: Counter = Counter(2);
+const CONTEST_ROLLS: Hist = Hist(0);
+
+/// A grab of an object's summary metrics, headline first (docs/scenarios.md "Metrics").
+pub const OBJECT_METRICS: Metrics = &[
+    ("p_control", Source::Count(WON)),
+    ("p_hit", Source::Count(HIT)),
+    ("p_struck_first", Source::Count(STRUCK)),
+    ("struck_damage", Source::Mean(STRUCK_DAMAGE)),
+    ("contest_rolls", Source::ContestRolls(CONTEST_ROLLS)),
+    ("grabber_strength", Source::GrabberStrength),
+    ("victim_strength", Source::VictimStrength),
+    ("roll_needed", Source::RollNeeded),
+];
+
+/// The summary metrics of a grab of a person or a monster, headline first; a monster's Strength, when
+/// given, stands before the grabber's.
+macro_rules! hold_metrics {
+    ($($monster:expr)?) => {
+        &[
+            ("p_hold", Source::Count(WON)),
+            ("p_hit", Source::Count(HIT)),
+            ("p_hold_kept", Source::Count(KEPT)),
+            ("p_struck_first", Source::Count(STRUCK)),
+            ("struck_damage", Source::Mean(STRUCK_DAMAGE)),
+            ("contest_rolls", Source::ContestRolls(CONTEST_ROLLS)),
+            $($monster,)?
+            ("grabber_strength", Source::GrabberStrength),
+            ("victim_strength", Source::VictimStrength),
+            ("roll_needed", Source::RollNeeded),
+        ]
+    };
+}
+
+/// A grab of a person's summary metrics, headline first.
+pub const PERSON_METRICS: Metrics = hold_metrics!();
+
+/// A grab of a monster's summary metrics: a person's, and the monster's Strength.
+pub const MONSTER_METRICS: Metrics = hold_metrics!(("monster_strength", Source::MonsterStrength));
+
+/// A grab of an object's distributions.
+pub const OBJECT_DISTRIBUTIONS: Distributions = &[("contest_rolls", CONTEST_ROLLS)];
+
+/// A grab of a person or monster has no distribution.
+pub const HOLD_DISTRIBUTIONS: Distributions = &[];
+
+/// A grab's histograms: contest rolls (rarely more than a few), and the first strike's damage.
+fn grab_range(hist: Hist, first_strike: &Option<FirstStrike>) -> Option<(i64, i64)> {
+    if hist == CONTEST_ROLLS {
+        Some((1, 8))
+    } else if hist == STRUCK_DAMAGE {
+        struck_range(first_strike)
+    } else {
+        None
+    }
+}
+
+impl Record for GrabObjectOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        self.struck.record(s);
+        if self.hit {
+            s.count(HIT, true);
+            s.count(WON, self.control);
+            s.observe(CONTEST_ROLLS, i64::from(self.contest_rolls));
+        }
+    }
+}
+
+impl Record for HoldOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        self.struck.record(s);
+        s.count(HIT, self.hit);
+        if self.hold {
+            s.count(WON, true);
+            s.count(KEPT, self.kept);
+            s.observe(CONTEST_ROLLS, i64::from(self.contest_rolls));
+        }
+    }
+}
+
+impl Maneuver for GrabObject {
+    type Outcome = GrabObjectOutcome;
+
+    #[inline]
+    fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> GrabObjectOutcome {
+        GrabObject::resolve(self, rng)
+    }
+
+    fn paths(&self) -> Option<Paths> {
+        Some(GrabObject::paths(self))
+    }
+
+    fn fixed(&self) -> Fixed {
+        Fixed {
+            grabber_strength: Some(self.grabber.score),
+            victim_strength: Some(self.holder.score),
+            roll_needed: Some(self.attack.needed()),
+            ..Fixed::default()
+        }
+    }
+
+    fn range(&self, hist: Hist) -> Option<(i64, i64)> {
+        grab_range(hist, &self.first_strike)
+    }
+
+    fn contest_ties(&self) -> Option<u32> {
+        Some(tied_pairs(self.grabber, self.holder, self.mode))
+    }
+
+    fn past_contest(outcome: &GrabObjectOutcome) -> bool {
+        outcome.hit
+    }
+}
+
+impl Maneuver for GrabHold {
+    type Outcome = HoldOutcome;
+
+    #[inline]
+    fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> HoldOutcome {
+        GrabHold::resolve(self, rng)
+    }
+
+    fn paths(&self) -> Option<Paths> {
+        Some(GrabHold::paths(self))
+    }
+
+    fn fixed(&self) -> Fixed {
+        Fixed {
+            monster_strength: self.victim_is_monster.then_some(self.victim.score),
+            grabber_strength: Some(self.grabber.score),
+            victim_strength: Some(self.victim.score),
+            roll_needed: Some(self.attack.needed()),
+            ..Fixed::default()
+        }
+    }
+
+    fn range(&self, hist: Hist) -> Option<(i64, i64)> {
+        grab_range(hist, &self.first_strike)
+    }
+
+    fn contest_ties(&self) -> Option<u32> {
+        Some(tied_pairs(self.victim, self.grabber, self.mode))
+    }
+
+    fn past_contest(outcome: &HoldOutcome) -> bool {
+        outcome.hold
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,6 +496,19 @@ mod tests {
     const HOLDER: &str =
         "class = \"fighter\"\nlevel = 1\nac = 5\nstrength = 15\nweapon = \"long sword\"";
 
+    /// A monster's rough Strength drops by [`ONE_HAND_DROP`] for a one-handed grab, as every plain score does
+    /// in the text's table (`Strength::one_hand`): one drop, pinned here for every score.
+    #[test]
+    fn one_hand_drop_is_the_tables_drop_for_every_plain_score() {
+        for score in 1..=25 {
+            let s: crate::rules::tables::Strength = score.to_string().parse().unwrap();
+            assert_eq!(
+                i32::from(s.one_hand().score()),
+                (score - ONE_HAND_DROP).max(1),
+                "{score}"
+            );
+        }
+    }
     #[test]
     fn grabbing_an_object_is_a_called_shot_at_minus_4_with_strength() {
         let g = GrabObject::prepare(&matchup(GRABBER, HOLDER), &RuleOptions::default()).unwrap();

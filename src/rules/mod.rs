@@ -15,6 +15,7 @@ pub mod catalog;
 pub mod combatant;
 pub mod fight;
 pub mod grab;
+pub mod maneuver;
 pub mod mugging;
 pub mod options;
 pub mod sap;

@@ -2,8 +2,12 @@
 //! knocked out (docs/rules.md §2).
 
 use crate::dice::{Dice, Paths, Roller};
+use crate::rules::action::Fixed;
 use crate::rules::attack::{AttackRoll, SavingThrow};
 use crate::rules::combatant::{Combatant, Position};
+use crate::rules::maneuver::{
+    Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
+};
 use crate::rules::options::{MugLevelDiff, RuleOptions};
 use crate::rules::tables::SaveCategory;
 use crate::rules::{Ineligible, Matchup};
@@ -151,6 +155,59 @@ impl Mugging {
             hit: true,
             ko_rounds,
         }
+    }
+}
+
+// The tally of a mugging.
+const HIT: Counter = Counter(0);
+const KNOCKOUT: Counter = Counter(1);
+const KO_ROUNDS: Hist = Hist(0);
+
+/// A mugging's summary metrics, headline first (docs/scenarios.md "Metrics").
+pub const METRICS: Metrics = &[
+    ("p_knockout", Source::Count(KNOCKOUT)),
+    ("p_hit", Source::Count(HIT)),
+    ("ko_rounds", Source::Mean(KO_ROUNDS)),
+    ("save_needed", Source::SaveNeeded),
+    ("roll_needed", Source::RollNeeded),
+];
+
+/// A mugging's distributions.
+pub const DISTRIBUTIONS: Distributions = &[("ko_rounds", KO_ROUNDS)];
+
+impl Record for MugOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        s.count(HIT, self.hit);
+        if let Some(rounds) = self.ko_rounds {
+            s.count(KNOCKOUT, true);
+            s.observe(KO_ROUNDS, i64::from(rounds));
+        }
+    }
+}
+
+impl Maneuver for Mugging {
+    type Outcome = MugOutcome;
+
+    #[inline]
+    fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> MugOutcome {
+        Mugging::resolve(self, rng)
+    }
+
+    fn paths(&self) -> Option<Paths> {
+        Some(Mugging::paths(self))
+    }
+
+    fn fixed(&self) -> Fixed {
+        Fixed {
+            save_needed: Some(self.save.needed),
+            roll_needed: Some(self.attack.needed()),
+            ..Fixed::default()
+        }
+    }
+
+    fn range(&self, hist: Hist) -> Option<(i64, i64)> {
+        (hist == KO_ROUNDS).then(|| (1, i64::from(self.ko_rounds.max())))
     }
 }
 

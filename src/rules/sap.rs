@@ -4,10 +4,15 @@
 //! kill the sentry it meant to put to sleep, and `p_out` counts every way he is out.
 
 use crate::dice::{Dice, Paths, Roller};
+use crate::rules::action::Fixed;
 use crate::rules::attack::AttackRoll;
+use crate::rules::maneuver::{
+    Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
+};
 use crate::rules::options::{Rounding, RuleOptions};
+use crate::rules::strike::{DAMAGE, DOWN, HIT, KILLED, record_blow};
 use crate::rules::tables::Size;
-use crate::rules::{Damage, Ineligible, Matchup, Vitals, Wound};
+use crate::rules::{Combatant, Damage, Ineligible, Matchup, Vitals, Wound};
 
 /// The knockout roll.
 const D100: Dice = Dice::of(1, 100, 0);
@@ -24,6 +29,16 @@ pub struct KnockoutChance {
 }
 
 impl KnockoutChance {
+    /// The chance against an awake victim: `sap_ko_per_point` percent a point up to `sap_ko_cap`, and
+    /// nobody to wake. A sap inside a fight reads its knockout d100 by this too.
+    pub fn awake(options: &RuleOptions) -> KnockoutChance {
+        KnockoutChance {
+            per_point: options.sap_ko_per_point,
+            cap: options.sap_ko_cap,
+            wake_at: 101,
+        }
+    }
+
     /// The chance, in percent, for a blow of `damage` points.
     #[inline]
     pub fn percent(&self, damage: u32) -> u32 {
@@ -119,12 +134,24 @@ pub fn sap_damage(total: u32, rounding: Rounding) -> Damage {
     Damage::quarter_real(total, rounding)
 }
 
+/// The sap's to-hit modifier: the called shot's `sap_penalty` and Strength's adjustment, the weapon's magic
+/// left out (docs/rules.md §4). A sap inside a fight is rolled with it too.
+pub fn to_hit_modifier(attacker: &Combatant, options: &RuleOptions) -> i32 {
+    options.sap_penalty + attacker.hit_adjustment()
+}
+
+/// A sap's damage total: the dice rolled plus what is added, at least 1.
+#[inline]
+pub fn sap_total(rolled_and_added: i32) -> u32 {
+    rolled_and_added.max(1) as u32
+}
+
 impl Sap {
     /// Checks eligibility and folds the tables into the attack and the knockout thresholds.
     pub fn prepare(m: &Matchup, options: &RuleOptions) -> Result<Sap, Ineligible> {
         eligibility(m)?;
         let (attacker, victim) = (&m.attacker, &m.victim);
-        let modifier = options.sap_penalty + attacker.hit_adjustment();
+        let modifier = to_hit_modifier(attacker, options);
         let (attack, chance) = if victim.state.is_helpless() {
             (
                 AttackRoll::automatic(modifier),
@@ -137,11 +164,7 @@ impl Sap {
         } else {
             (
                 AttackRoll::new(attacker.thac0, victim.ac.normal(), modifier, options),
-                KnockoutChance {
-                    per_point: options.sap_ko_per_point,
-                    cap: options.sap_ko_cap,
-                    wake_at: 101,
-                },
+                KnockoutChance::awake(options),
             )
         };
         Ok(Sap {
@@ -196,7 +219,7 @@ impl Sap {
                 wound: Wound::default(),
             };
         }
-        let total = (self.damage.roll(rng) + self.damage_bonus).max(1) as u32;
+        let total = sap_total(self.damage.roll(rng) + self.damage_bonus);
         let knockout = self.chance.roll(total, rng);
         let ko_rounds = (knockout == Some(true)).then(|| self.ko_rounds.roll(rng).max(1) as u32);
         SapOutcome {
@@ -206,6 +229,79 @@ impl Sap {
             woke: knockout == Some(false),
             wound: Wound::default(),
         }
+    }
+}
+
+// The tally of a sap: a strike's (HIT, DOWN, KILLED, DAMAGE), and the knockout's.
+const KNOCKOUT: Counter = Counter(1);
+const WOKE: Counter = Counter(2);
+const OUT: Counter = Counter(5);
+const KO_ROUNDS: Hist = Hist(1);
+
+/// A sap's summary metrics, headline first (docs/scenarios.md "Metrics").
+pub const METRICS: Metrics = &[
+    ("p_out", Source::Count(OUT)),
+    ("p_knockout", Source::Count(KNOCKOUT)),
+    ("p_hit", Source::Count(HIT)),
+    ("p_wake", Source::Count(WOKE)),
+    ("p_down", Source::Count(DOWN)),
+    ("p_killed", Source::Count(KILLED)),
+    ("damage", Source::Mean(DAMAGE)),
+    ("damage_real", Source::RealPart(DAMAGE)),
+    ("damage_temporary", Source::TemporaryPart(DAMAGE)),
+    ("ko_rounds", Source::Mean(KO_ROUNDS)),
+    ("roll_needed", Source::RollNeeded),
+];
+
+/// A sap's distributions.
+pub const DISTRIBUTIONS: Distributions = &[("damage", DAMAGE), ("ko_rounds", KO_ROUNDS)];
+
+impl Record for SapOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        if self.hit {
+            record_blow(self.damage, self.wound, s);
+        }
+        s.count(WOKE, self.woke);
+        s.count(OUT, self.out());
+        if let Some(rounds) = self.ko_rounds {
+            s.count(KNOCKOUT, true);
+            s.observe(KO_ROUNDS, i64::from(rounds));
+        }
+    }
+}
+
+impl Maneuver for Sap {
+    type Outcome = SapOutcome;
+
+    #[inline]
+    fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> SapOutcome {
+        Sap::resolve(self, rng)
+    }
+
+    fn paths(&self) -> Option<Paths> {
+        Some(Sap::paths(self))
+    }
+
+    fn fixed(&self) -> Fixed {
+        Fixed {
+            roll_needed: Some(self.attack.needed()),
+            ..Fixed::default()
+        }
+    }
+
+    fn range(&self, hist: Hist) -> Option<(i64, i64)> {
+        if hist == DAMAGE {
+            Some((1, i64::from(self.damage.max() + self.damage_bonus)))
+        } else if hist == KO_ROUNDS {
+            Some((1, i64::from(self.ko_rounds.max())))
+        } else {
+            None
+        }
+    }
+
+    fn split(&self, total: u32) -> Damage {
+        sap_damage(total, self.rounding)
     }
 }
 

@@ -4,8 +4,12 @@
 //! the victim's hit points: does it drop him, does it kill him?
 
 use crate::dice::{Dice, Paths, Roller};
+use crate::rules::action::Fixed;
 use crate::rules::attack::AttackRoll;
 use crate::rules::catalog::Weapon;
+use crate::rules::maneuver::{
+    Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
+};
 use crate::rules::options::{OddPoint, Rounding, RuleOptions};
 use crate::rules::{Damage, Ineligible, Matchup, Vitals, Wound};
 
@@ -131,6 +135,72 @@ impl Strike {
             damage,
             wound: self.vitals.wound(damage, rng),
         }
+    }
+}
+
+// The tally of a blow that meets hit points: a strike's, and a sap's (which counts more besides).
+pub(crate) const HIT: Counter = Counter(0);
+pub(crate) const DOWN: Counter = Counter(3);
+pub(crate) const KILLED: Counter = Counter(4);
+pub(crate) const DAMAGE: Hist = Hist(0);
+
+/// A blow that landed: its damage, and what it did to the victim's hit points (strike, sap).
+#[inline]
+pub(crate) fn record_blow<S: Sink>(damage: Damage, wound: Wound, s: &mut S) {
+    s.count(HIT, true);
+    s.observe(DAMAGE, i64::from(damage.total));
+    s.count(DOWN, wound.down);
+    s.count(KILLED, wound.killed);
+}
+
+/// A strike's summary metrics, headline first (docs/scenarios.md "Metrics").
+pub const METRICS: Metrics = &[
+    ("damage", Source::Mean(DAMAGE)),
+    ("p_hit", Source::Count(HIT)),
+    ("p_down", Source::Count(DOWN)),
+    ("p_killed", Source::Count(KILLED)),
+    ("damage_real", Source::RealPart(DAMAGE)),
+    ("damage_temporary", Source::TemporaryPart(DAMAGE)),
+    ("roll_needed", Source::RollNeeded),
+];
+
+/// A strike's distributions.
+pub const DISTRIBUTIONS: Distributions = &[("damage", DAMAGE)];
+
+impl Record for StrikeOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        if self.hit {
+            record_blow(self.damage, self.wound, s);
+        }
+    }
+}
+
+impl Maneuver for Strike {
+    type Outcome = StrikeOutcome;
+
+    #[inline]
+    fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> StrikeOutcome {
+        Strike::resolve(self, rng)
+    }
+
+    fn paths(&self) -> Option<Paths> {
+        Some(Strike::paths(self))
+    }
+
+    fn fixed(&self) -> Fixed {
+        Fixed {
+            roll_needed: Some(self.attack.needed()),
+            ..Fixed::default()
+        }
+    }
+
+    fn range(&self, hist: Hist) -> Option<(i64, i64)> {
+        (hist == DAMAGE).then(|| (1, i64::from(self.damage.max() + self.damage_bonus)))
+    }
+
+    fn split(&self, total: u32) -> Damage {
+        split_total(total, self.odd_point)
     }
 }
 

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::{Enumerator, Paths};
 use crate::rules::action::{Action, Prepared};
-use crate::rules::attack::tied_pairs;
+use crate::rules::maneuver::{Counter, Hist, Maneuver, with_maneuver};
 use crate::stats::interval::Estimate;
 use crate::stats::metrics::{MetricValue, Record, Sink, Source, split, summary_table};
 use crate::stats::tally::{COUNTERS, HISTOGRAMS};
@@ -150,17 +150,17 @@ impl Weights {
 }
 
 impl Sink for Weights {
-    fn count(&mut self, slot: usize, yes: bool) {
+    fn count(&mut self, counter: Counter, yes: bool) {
         if yes {
-            match self.counts[slot].checked_add(self.weight) {
-                Some(sum) => self.counts[slot] = sum,
+            match self.counts[counter.0].checked_add(self.weight) {
+                Some(sum) => self.counts[counter.0] = sum,
                 None => self.overflow = true,
             }
         }
     }
 
-    fn observe(&mut self, hist: usize, value: i64) {
-        let sum = self.hists[hist].entry(value).or_insert(0);
+    fn observe(&mut self, hist: Hist, value: i64) {
+        let sum = self.hists[hist.0].entry(value).or_insert(0);
         match sum.checked_add(self.weight) {
             Some(added) => *sum = added,
             None => self.overflow = true,
@@ -176,14 +176,15 @@ impl Sink for Weights {
 /// contest round (a grab's outcomes past its contest weigh 400/(400 − ties) of their first round): every
 /// numerator, denominator and sum of the walk is at most it.
 pub fn check(p: &Prepared) -> Result<Paths, NoExact> {
-    let paths = p.paths().ok_or(NoExact::Fight)?;
-    if ties(p) >= PAIRS {
+    with_maneuver!(p, m => check_maneuver(m))
+}
+
+fn check_maneuver<M: Maneuver>(m: &M) -> Result<Paths, NoExact> {
+    let paths = m.paths().ok_or(NoExact::Fight)?;
+    if ties(m) >= PAIRS {
         return Err(NoExact::EndlessContest);
     }
-    let contest = match p {
-        Prepared::GrabObject(_) | Prepared::GrabPerson(_) | Prepared::GrabMonster(_) => PAIRS,
-        Prepared::Mug(_) | Prepared::Sap(_) | Prepared::Strike(_) | Prepared::Fight(_) => 1,
-    };
+    let contest = m.contest_ties().map_or(1, |_| PAIRS);
     if paths
         .denominator
         .and_then(|d| d.checked_mul(contest))
@@ -198,69 +199,51 @@ pub fn check(p: &Prepared) -> Result<Paths, NoExact> {
 }
 
 /// The tied pairs of d20s of a grab's contest (0 without one).
-fn ties(p: &Prepared) -> u128 {
-    match p {
-        Prepared::GrabObject(g) => u128::from(tied_pairs(g.grabber, g.holder, g.mode)),
-        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
-            u128::from(tied_pairs(g.victim, g.grabber, g.mode))
-        }
-        Prepared::Mug(_) | Prepared::Sap(_) | Prepared::Strike(_) | Prepared::Fight(_) => 0,
-    }
+fn ties<M: Maneuver>(m: &M) -> u128 {
+    m.contest_ties().map_or(0, u128::from)
 }
 
 /// Walks every path of one prepared action into weights, with the contest's geometric factor applied to
-/// every path that reached a contest: with `t` tied pairs out of 400, outcomes past it weigh 400/(400 − t)
-/// times their first-round probability. Returns the weights and the tie chance per round.
+/// every path that reached a contest ([`Maneuver::past_contest`]): with `t` tied pairs out of 400, outcomes
+/// past it weigh 400/(400 − t) times their first-round probability. Returns the weights and the tie chance
+/// per round.
 fn walk(p: &Prepared) -> Result<(Weights, f64), NoExact> {
-    check(p)?;
+    with_maneuver!(p, m => walk_maneuver(m))
+}
+
+fn walk_maneuver<M: Maneuver>(m: &M) -> Result<(Weights, f64), NoExact> {
+    check_maneuver(m)?;
     let mut w = Weights::default();
-    let ties = ties(p);
+    let ties = ties(m);
     // `check` refused 400 ties or more.
     let rounds = PAIRS - ties;
     // `check` refused more paths than this, so the limit is only met if a count fell short.
     let limit = u64::try_from(MAX_PATHS).unwrap_or(u64::MAX);
-    macro_rules! leaves {
-        ($plan:expr, $past_contest:expr) => {{
-            let walked = Enumerator::walk_at_most(
-                limit,
-                |e| $plan.resolve(e),
-                |o, numerator, denominator| {
-                    if $past_contest(&o) {
-                        w.set_leaf(
-                            numerator.checked_mul(PAIRS),
-                            denominator.checked_mul(rounds),
-                        );
-                    } else {
-                        w.set_leaf(Some(numerator), Some(denominator));
-                    }
-                    if !w.overflow {
-                        o.record(&mut w);
-                    }
-                },
-            );
-            if walked.stopped {
-                return Err(NoExact::TooManyPaths {
-                    paths: u128::from(walked.leaves + walked.cut),
-                });
+    let walked = Enumerator::walk_at_most(
+        limit,
+        |e| m.resolve(e),
+        |o, numerator, denominator| {
+            if M::past_contest(&o) {
+                w.set_leaf(
+                    numerator.checked_mul(PAIRS),
+                    denominator.checked_mul(rounds),
+                );
+            } else {
+                w.set_leaf(Some(numerator), Some(denominator));
             }
-            if walked.inexact || w.overflow {
-                // Dice with more outcomes than can be counted exactly: no exact answer, rather than a
-                // wrong one.
-                return Err(NoExact::TooManyOutcomes);
+            if !w.overflow {
+                o.record(&mut w);
             }
-        }};
+        },
+    );
+    if walked.stopped {
+        return Err(NoExact::TooManyPaths {
+            paths: u128::from(walked.leaves + walked.cut),
+        });
     }
-    match p {
-        Prepared::Mug(m) => leaves!(m, |_: &_| false),
-        Prepared::Sap(s) => leaves!(s, |_: &_| false),
-        Prepared::Strike(s) => leaves!(s, |_: &_| false),
-        Prepared::GrabObject(g) => {
-            leaves!(g, |o: &crate::rules::grab::GrabObjectOutcome| o.hit)
-        }
-        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
-            leaves!(g, |o: &crate::rules::grab::HoldOutcome| o.hold)
-        }
-        Prepared::Fight(_) => return Err(NoExact::Fight),
+    if walked.inexact || w.overflow {
+        // Dice with more outcomes than can be counted exactly: no exact answer, rather than a wrong one.
+        return Err(NoExact::TooManyOutcomes);
     }
     Ok((w, ties as f64 / PAIRS as f64))
 }
@@ -297,17 +280,15 @@ pub fn exact(p: &Prepared, action: Action) -> Result<Vec<MetricValue>, NoExact> 
         .iter()
         .map(|&(metric, source)| {
             let value = match source {
-                Source::Count(slot) => Some(w.probability(w.counts[slot])),
+                Source::Count(c) => Some(w.probability(w.counts[c.0])),
                 // Contest rolls are geometric: 1/(1 − t) on average wherever a contest happened.
-                Source::ContestRolls(slot) => {
-                    weighted_mean(&w.hists[slot], |v| v).map(|_| 1.0 / (1.0 - tie))
+                Source::ContestRolls(h) => {
+                    weighted_mean(&w.hists[h.0], |v| v).map(|_| 1.0 / (1.0 - tie))
                 }
-                Source::Mean(slot) => weighted_mean(&w.hists[slot], |v| v),
-                Source::RealPart(slot) => {
-                    weighted_mean(&w.hists[slot], |v| i64::from(split(p, v).0))
-                }
-                Source::TemporaryPart(slot) => {
-                    weighted_mean(&w.hists[slot], |v| i64::from(split(p, v).1))
+                Source::Mean(h) => weighted_mean(&w.hists[h.0], |v| v),
+                Source::RealPart(h) => weighted_mean(&w.hists[h.0], |v| i64::from(split(p, v).0)),
+                Source::TemporaryPart(h) => {
+                    weighted_mean(&w.hists[h.0], |v| i64::from(split(p, v).1))
                 }
                 Source::SaveNeeded
                 | Source::MonsterStrength
@@ -599,20 +580,9 @@ mod tests {
 
     /// The paths the enumerator walks for `p` (tie-cut ones included) and every path's denominator.
     fn walked(p: &Prepared) -> (u128, Vec<u128>) {
+        assert!(p.paths().is_some(), "a fight is not walked");
         let mut denominators = Vec::new();
-        macro_rules! walk_all {
-            ($plan:expr) => {
-                Enumerator::walk(|e| $plan.resolve(e), |_, _, d| denominators.push(d))
-            };
-        }
-        let walk = match p {
-            Prepared::Mug(m) => walk_all!(m),
-            Prepared::Sap(s) => walk_all!(s),
-            Prepared::Strike(s) => walk_all!(s),
-            Prepared::GrabObject(g) => walk_all!(g),
-            Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => walk_all!(g),
-            Prepared::Fight(_) => panic!("a fight is not walked"),
-        };
+        let walk = with_maneuver!(p, m => Enumerator::walk(|e| m.resolve(e), |_, _, d| denominators.push(d)));
         assert!(!walk.inexact && !walk.stopped);
         (u128::from(walk.leaves + walk.cut), denominators)
     }

@@ -1,179 +1,31 @@
-//! Which counter and histogram of a [`Tally`] each action fills, and which metrics of docs/scenarios.md are
-//! read from them. This is the one place that knows both sides, so a metric's definition cannot drift
-//! between the trial loop and the summary.
+//! The metrics of docs/scenarios.md read from a [`Tally`]: what each metric means, and its value at a point.
+//! Which counters and histograms an action fills, and which metrics read them, is each maneuver's own table
+//! beside its rule ([`crate::rules::maneuver`]); the trial loop and the summary both go through it, so a
+//! metric's definition cannot drift between them.
 
 use crate::dice::Roller;
 use crate::rules::action::{Action, Fixed, Prepared};
-use crate::rules::fight::{Ending, FightOutcome};
-use crate::rules::grab::{GrabObjectOutcome, HoldOutcome};
-use crate::rules::mugging::MugOutcome;
-use crate::rules::sap::SapOutcome;
-use crate::rules::sap::sap_damage;
-use crate::rules::strike::StrikeOutcome;
-use crate::rules::strike::split_total;
-use crate::rules::{Damage, Unit, Wound};
+use crate::rules::maneuver::{Distributions, Hist, Maneuver, Metrics, with_maneuver};
+use crate::rules::{Unit, fight, grab, mugging, sap, strike};
 use crate::stats::interval::{self, Estimate};
 use crate::stats::tally::{Histogram, Tally};
 
-// Counter slots.
-const HIT: usize = 0;
-const SUCCESS: usize = 1; // knockout, control, hold
-const EXTRA: usize = 2; // wake, hold kept
-const DOWN: usize = 3; // sap, strike: the blow left the victim at 0 hit points or less
-const STRUCK: usize = 3; // grabs: the armed victim's first strike hit
-const KILLED: usize = 4; // sap, strike: the real damage alone reached death_at
-const OUT: usize = 5; // sap: knocked out or down
-// Counter slots of fights.
-const ATTACKER_WINS: usize = 0;
-const VICTIM_WINS: usize = 1;
-const BOTH_DOWN: usize = 2;
-const TIMEOUT: usize = 3;
-const VICTIM_KILLED: usize = 4;
-const ATTACKER_KILLED: usize = 5;
-const WON_BY_OPENING: usize = 6;
-// Histogram slots.
-const FIRST: usize = 0;
-const SECOND: usize = 1;
-
-/// Where a summary metric comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Source {
-    /// A counter over all trials.
-    Count(usize),
-    /// The mean of a histogram.
-    Mean(usize),
-    /// The mean of a histogram of contest rolls (exactly, a geometric series).
-    ContestRolls(usize),
-    /// The mean of the real part of a damage histogram.
-    RealPart(usize),
-    /// The mean of the temporary part of a damage histogram.
-    TemporaryPart(usize),
-    /// The mugging save number.
-    SaveNeeded,
-    /// The grabbed monster's Strength.
-    MonsterStrength,
-    /// The grabber's Strength.
-    GrabberStrength,
-    /// The victim's Strength in a grab.
-    VictimStrength,
-    /// The d20 the attack needs.
-    RollNeeded,
-}
+pub(crate) use crate::rules::maneuver::Source;
+pub use crate::rules::maneuver::{Kind, Record, Sink};
 
 use Source::*;
 
-/// How a summary metric is estimated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// A probability over all trials.
-    Probability,
-    /// A mean over the trials where the quantity exists.
-    Mean,
-    /// A number fixed by the matchup.
-    Fixed,
-}
-
-impl Source {
-    /// How the metric read from here is estimated.
-    pub(crate) fn kind(self) -> Kind {
-        match self {
-            Count(_) => Kind::Probability,
-            Mean(_) | ContestRolls(_) | RealPart(_) | TemporaryPart(_) => Kind::Mean,
-            SaveNeeded | MonsterStrength | GrabberStrength | VictimStrength | RollNeeded => {
-                Kind::Fixed
-            }
-        }
-    }
-
-    /// The value of a fixed metric at a point whose fixed numbers are `f` (`None` for the others, or where
-    /// the point has no such number).
-    pub(crate) fn fixed(self, f: &Fixed) -> Option<i32> {
-        match self {
-            SaveNeeded => f.save_needed,
-            MonsterStrength => f.monster_strength,
-            GrabberStrength => f.grabber_strength,
-            VictimStrength => f.victim_strength,
-            RollNeeded => f.roll_needed,
-            Count(_) | Mean(_) | ContestRolls(_) | RealPart(_) | TemporaryPart(_) => None,
-        }
-    }
-}
-
-/// The summary metrics of an action, headline first (docs/scenarios.md "Metrics").
-pub(crate) fn summary_table(action: Action) -> &'static [(&'static str, Source)] {
+/// The summary metrics of an action, headline first (docs/scenarios.md "Metrics"): each maneuver's own
+/// table, beside the counters it names.
+pub(crate) fn summary_table(action: Action) -> Metrics {
     match action {
-        Action::Mug => &[
-            ("p_knockout", Count(SUCCESS)),
-            ("p_hit", Count(HIT)),
-            ("ko_rounds", Mean(FIRST)),
-            ("save_needed", SaveNeeded),
-            ("roll_needed", RollNeeded),
-        ],
-        Action::Sap => &[
-            ("p_out", Count(OUT)),
-            ("p_knockout", Count(SUCCESS)),
-            ("p_hit", Count(HIT)),
-            ("p_wake", Count(EXTRA)),
-            ("p_down", Count(DOWN)),
-            ("p_killed", Count(KILLED)),
-            ("damage", Mean(FIRST)),
-            ("damage_real", RealPart(FIRST)),
-            ("damage_temporary", TemporaryPart(FIRST)),
-            ("ko_rounds", Mean(SECOND)),
-            ("roll_needed", RollNeeded),
-        ],
-        Action::Strike => &[
-            ("damage", Mean(FIRST)),
-            ("p_hit", Count(HIT)),
-            ("p_down", Count(DOWN)),
-            ("p_killed", Count(KILLED)),
-            ("damage_real", RealPart(FIRST)),
-            ("damage_temporary", TemporaryPart(FIRST)),
-            ("roll_needed", RollNeeded),
-        ],
-        Action::GrabObject => &[
-            ("p_control", Count(SUCCESS)),
-            ("p_hit", Count(HIT)),
-            ("p_struck_first", Count(STRUCK)),
-            ("struck_damage", Mean(SECOND)),
-            ("contest_rolls", ContestRolls(FIRST)),
-            ("grabber_strength", GrabberStrength),
-            ("victim_strength", VictimStrength),
-            ("roll_needed", RollNeeded),
-        ],
-        Action::GrabPerson => &[
-            ("p_hold", Count(SUCCESS)),
-            ("p_hit", Count(HIT)),
-            ("p_hold_kept", Count(EXTRA)),
-            ("p_struck_first", Count(STRUCK)),
-            ("struck_damage", Mean(SECOND)),
-            ("contest_rolls", ContestRolls(FIRST)),
-            ("grabber_strength", GrabberStrength),
-            ("victim_strength", VictimStrength),
-            ("roll_needed", RollNeeded),
-        ],
-        Action::GrabMonster => &[
-            ("p_hold", Count(SUCCESS)),
-            ("p_hit", Count(HIT)),
-            ("p_hold_kept", Count(EXTRA)),
-            ("p_struck_first", Count(STRUCK)),
-            ("struck_damage", Mean(SECOND)),
-            ("contest_rolls", ContestRolls(FIRST)),
-            ("monster_strength", MonsterStrength),
-            ("grabber_strength", GrabberStrength),
-            ("victim_strength", VictimStrength),
-            ("roll_needed", RollNeeded),
-        ],
-        Action::Brawl | Action::Subdue => &[
-            ("p_attacker_wins", Count(ATTACKER_WINS)),
-            ("p_victim_wins", Count(VICTIM_WINS)),
-            ("p_both_down", Count(BOTH_DOWN)),
-            ("p_timeout", Count(TIMEOUT)),
-            ("p_victim_killed", Count(VICTIM_KILLED)),
-            ("p_attacker_killed", Count(ATTACKER_KILLED)),
-            ("p_won_by_opening", Count(WON_BY_OPENING)),
-            ("rounds", Mean(FIRST)),
-        ],
+        Action::Mug => mugging::METRICS,
+        Action::Sap => sap::METRICS,
+        Action::Strike => strike::METRICS,
+        Action::GrabObject => grab::OBJECT_METRICS,
+        Action::GrabPerson => grab::PERSON_METRICS,
+        Action::GrabMonster => grab::MONSTER_METRICS,
+        Action::Brawl | Action::Subdue => fight::METRICS,
     }
 }
 
@@ -402,15 +254,15 @@ pub fn kind_of(action: Action, metric: &str) -> Option<&'static str> {
         })
 }
 
-/// The distributions of an action, by histogram slot.
-fn distribution_table(action: Action) -> &'static [(&'static str, usize)] {
+/// The distributions of an action, by histogram.
+fn distribution_table(action: Action) -> Distributions {
     match action {
-        Action::Mug => &[("ko_rounds", FIRST)],
-        Action::Sap => &[("damage", FIRST), ("ko_rounds", SECOND)],
-        Action::Strike => &[("damage", FIRST)],
-        Action::GrabObject => &[("contest_rolls", FIRST)],
-        Action::Brawl | Action::Subdue => &[("rounds", FIRST)],
-        Action::GrabPerson | Action::GrabMonster => &[],
+        Action::Mug => mugging::DISTRIBUTIONS,
+        Action::Sap => sap::DISTRIBUTIONS,
+        Action::Strike => strike::DISTRIBUTIONS,
+        Action::GrabObject => grab::OBJECT_DISTRIBUTIONS,
+        Action::Brawl | Action::Subdue => fight::DISTRIBUTIONS,
+        Action::GrabPerson | Action::GrabMonster => grab::HOLD_DISTRIBUTIONS,
     }
 }
 
@@ -441,154 +293,30 @@ pub fn is_probability(metric: &str) -> bool {
     metric.starts_with("p_")
 }
 
-/// An empty tally with histograms sized for the values the point can produce.
+/// An empty tally with histograms sized for the values the point can produce ([`Maneuver::range`]).
 pub fn empty_tally(p: &Prepared) -> Tally {
+    with_maneuver!(p, m => sized_tally(m))
+}
+
+fn sized_tally<M: Maneuver>(m: &M) -> Tally {
     let mut t = Tally::default();
-    match p {
-        Prepared::Mug(m) => t.hists[FIRST] = Histogram::with_range(1, i64::from(m.ko_rounds.max())),
-        Prepared::Sap(s) => {
-            t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus));
-            t.hists[SECOND] = Histogram::with_range(1, i64::from(s.ko_rounds.max()));
+    for (h, hist) in t.hists.iter_mut().enumerate() {
+        if let Some((min, max)) = m.range(Hist(h)) {
+            *hist = Histogram::with_range(min, max);
         }
-        Prepared::Strike(s) => {
-            t.hists[FIRST] = Histogram::with_range(1, i64::from(s.damage.max() + s.damage_bonus))
-        }
-        // Round 0: an opening won before the fight began.
-        Prepared::Fight(f) => t.hists[FIRST] = Histogram::with_range(0, i64::from(f.max_rounds())),
-        Prepared::GrabObject(g) => grab_tally(&mut t, &g.first_strike),
-        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => grab_tally(&mut t, &g.first_strike),
     }
     t
 }
 
-/// A grab's histograms: contest rolls (rarely more than a few), and the first strike's damage.
-fn grab_tally(t: &mut Tally, first_strike: &Option<crate::rules::armed_defender::FirstStrike>) {
-    t.hists[FIRST] = Histogram::with_range(1, 8);
-    if let Some(s) = first_strike {
-        let most = i64::from(s.attacks) * i64::from((s.dice.max() + s.add).max(1));
-        t.hists[SECOND] = Histogram::with_range(1, most);
-    }
-}
-
-/// Where outcomes are counted: the integer [`Tally`] of a simulation, or the weighted sums of an exact
-/// enumeration. One [`Record`] per outcome type serves both, so the two cannot count differently.
-pub trait Sink {
-    /// Counts an event in a counter slot (when `yes`).
-    fn count(&mut self, slot: usize, yes: bool);
-    /// Observes a whole-number quantity in a histogram slot.
-    fn observe(&mut self, hist: usize, value: i64);
-}
-
 impl Sink for Tally {
     #[inline]
-    fn count(&mut self, slot: usize, yes: bool) {
-        self.counts[slot] += u64::from(yes);
+    fn count(&mut self, counter: crate::rules::maneuver::Counter, yes: bool) {
+        self.counts[counter.0] += u64::from(yes);
     }
 
     #[inline]
-    fn observe(&mut self, hist: usize, value: i64) {
-        self.hists[hist].add(value);
-    }
-}
-
-/// How one outcome is counted: which counters and histograms of its action it fills.
-pub trait Record {
-    /// Counts this outcome.
-    fn record<S: Sink>(&self, sink: &mut S);
-}
-
-impl Record for MugOutcome {
-    #[inline]
-    fn record<S: Sink>(&self, s: &mut S) {
-        s.count(HIT, self.hit);
-        if let Some(rounds) = self.ko_rounds {
-            s.count(SUCCESS, true);
-            s.observe(FIRST, i64::from(rounds));
-        }
-    }
-}
-
-/// A blow that landed: its damage, and what it did to the victim's hit points (sap, strike).
-#[inline]
-fn record_blow<S: Sink>(damage: Damage, wound: Wound, s: &mut S) {
-    s.count(HIT, true);
-    s.observe(FIRST, i64::from(damage.total));
-    s.count(DOWN, wound.down);
-    s.count(KILLED, wound.killed);
-}
-
-/// An armed victim's first strike at a grabber (every grab).
-#[inline]
-fn record_struck<S: Sink>(struck: crate::rules::armed_defender::Struck, s: &mut S) {
-    if struck.hit {
-        s.count(STRUCK, true);
-        s.observe(SECOND, i64::from(struck.damage));
-    }
-}
-
-impl Record for SapOutcome {
-    #[inline]
-    fn record<S: Sink>(&self, s: &mut S) {
-        if self.hit {
-            record_blow(self.damage, self.wound, s);
-        }
-        s.count(EXTRA, self.woke);
-        s.count(OUT, self.out());
-        if let Some(rounds) = self.ko_rounds {
-            s.count(SUCCESS, true);
-            s.observe(SECOND, i64::from(rounds));
-        }
-    }
-}
-
-impl Record for StrikeOutcome {
-    #[inline]
-    fn record<S: Sink>(&self, s: &mut S) {
-        if self.hit {
-            record_blow(self.damage, self.wound, s);
-        }
-    }
-}
-
-impl Record for GrabObjectOutcome {
-    #[inline]
-    fn record<S: Sink>(&self, s: &mut S) {
-        record_struck(self.struck, s);
-        if self.hit {
-            s.count(HIT, true);
-            s.count(SUCCESS, self.control);
-            s.observe(FIRST, i64::from(self.contest_rolls));
-        }
-    }
-}
-
-impl Record for HoldOutcome {
-    #[inline]
-    fn record<S: Sink>(&self, s: &mut S) {
-        record_struck(self.struck, s);
-        s.count(HIT, self.hit);
-        if self.hold {
-            s.count(SUCCESS, true);
-            s.count(EXTRA, self.kept);
-            s.observe(FIRST, i64::from(self.contest_rolls));
-        }
-    }
-}
-
-impl Record for FightOutcome {
-    #[inline]
-    fn record<S: Sink>(&self, s: &mut S) {
-        let slot = match self.ending {
-            Ending::AttackerWins => ATTACKER_WINS,
-            Ending::VictimWins => VICTIM_WINS,
-            Ending::BothDown => BOTH_DOWN,
-            Ending::Timeout => TIMEOUT,
-        };
-        s.count(slot, true);
-        s.count(ATTACKER_KILLED, self.killed[0]);
-        s.count(VICTIM_KILLED, self.killed[1]);
-        s.count(WON_BY_OPENING, self.won_by_opening);
-        s.observe(FIRST, i64::from(self.rounds));
+    fn observe(&mut self, hist: Hist, value: i64) {
+        self.hists[hist.0].add(value);
     }
 }
 
@@ -626,19 +354,10 @@ impl OnOutcome for Tally {
 }
 
 /// Runs `n` trials of a prepared action, each on `dice.next_trial()`, handing every outcome to `sink`. The
-/// match is outside the loop, so each loop is specialised to one action.
+/// dispatch is outside the loop, so each loop is specialised to one action.
 #[inline]
 pub fn each_trial<D: TrialDice, S: OnOutcome>(p: &Prepared, n: u64, dice: &mut D, sink: &mut S) {
-    match p {
-        Prepared::Mug(m) => (0..n).for_each(|_| sink.on(&m.resolve(dice.next_trial()))),
-        Prepared::Sap(s) => (0..n).for_each(|_| sink.on(&s.resolve(dice.next_trial()))),
-        Prepared::Strike(s) => (0..n).for_each(|_| sink.on(&s.resolve(dice.next_trial()))),
-        Prepared::GrabObject(g) => (0..n).for_each(|_| sink.on(&g.resolve(dice.next_trial()))),
-        Prepared::GrabPerson(g) | Prepared::GrabMonster(g) => {
-            (0..n).for_each(|_| sink.on(&g.resolve(dice.next_trial())))
-        }
-        Prepared::Fight(f) => (0..n).for_each(|_| sink.on(&f.resolve(dice.next_trial()))),
-    }
+    with_maneuver!(p, m => (0..n).for_each(|_| sink.on(&m.resolve(dice.next_trial()))))
 }
 
 /// Runs `n` trials of a prepared action on one roller and adds their outcomes to `tally` (scripted tests;
@@ -671,12 +390,10 @@ pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -
         .iter()
         .map(|&(metric, source)| {
             let value = match source {
-                Count(slot) => interval::proportion(tally.counts[slot], tally.trials, z),
-                Mean(slot) | ContestRolls(slot) => interval::mean(tally.hists[slot].moments(), z),
-                RealPart(slot) => interval::mean(tally.hists[slot].map(real).moments(), z),
-                TemporaryPart(slot) => {
-                    interval::mean(tally.hists[slot].map(temporary).moments(), z)
-                }
+                Count(counter) => interval::proportion(tally.counts[counter.0], tally.trials, z),
+                Mean(h) | ContestRolls(h) => interval::mean(tally.hists[h.0].moments(), z),
+                RealPart(h) => interval::mean(tally.hists[h.0].map(real).moments(), z),
+                TemporaryPart(h) => interval::mean(tally.hists[h.0].map(temporary).moments(), z),
                 SaveNeeded | MonsterStrength | GrabberStrength | VictimStrength | RollNeeded => {
                     fixed_value(source.fixed(&fixed))
                 }
@@ -690,23 +407,11 @@ pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -
         .collect()
 }
 
-/// The (real, temporary) parts of a damage total, by the action's own split.
+/// The (real, temporary) parts of a damage total, by the action's own split ([`Maneuver::split`]; only
+/// saps and strikes report one).
 pub(crate) fn split(p: &Prepared, total: i64) -> (u32, u32) {
     let total = u32::try_from(total).unwrap_or(0);
-    let d = match p {
-        Prepared::Sap(s) => sap_damage(total, s.rounding),
-        Prepared::Strike(s) => split_total(total, s.odd_point),
-        // Only saps and strikes report a damage split.
-        Prepared::Mug(_)
-        | Prepared::GrabObject(_)
-        | Prepared::GrabPerson(_)
-        | Prepared::GrabMonster(_)
-        | Prepared::Fight(_) => Damage {
-            total,
-            real: total,
-            temporary: 0,
-        },
-    };
+    let d = with_maneuver!(p, m => m.split(total));
     (d.real, d.temporary)
 }
 
@@ -717,7 +422,7 @@ pub fn distributions(
 ) -> impl Iterator<Item = (&'static str, &Histogram)> {
     distribution_table(action)
         .iter()
-        .map(move |&(name, slot)| (name, &tally.hists[slot]))
+        .map(move |&(name, h)| (name, &tally.hists[h.0]))
 }
 
 #[cfg(test)]
@@ -726,6 +431,22 @@ mod tests {
     use crate::rules::RuleOptions;
     use crate::rules::action::ActionOptions;
     use crate::rules::matchup;
+
+    /// The counter a probability metric of `action` reads.
+    fn counter(action: Action, metric: &str) -> usize {
+        match summary_table(action).iter().find(|(m, _)| *m == metric) {
+            Some((_, Count(c))) => c.0,
+            other => panic!("{metric}: {other:?}"),
+        }
+    }
+
+    /// The histogram a mean metric of `action` reads.
+    fn hist(action: Action, metric: &str) -> usize {
+        match summary_table(action).iter().find(|(m, _)| *m == metric) {
+            Some((_, Mean(h))) => h.0,
+            other => panic!("{metric}: {other:?}"),
+        }
+    }
 
     #[test]
     fn every_action_lists_the_metrics_of_scenarios_md() {
@@ -847,8 +568,13 @@ mod tests {
         let mut dice = crate::dice::Scripted::new([6, 7, 17, 7, 16, 3, 4]);
         let mut t = empty_tally(&p);
         run_trials(&p, &mut dice, 3, &mut t);
-        assert_eq!((t.trials, t.counts[HIT], t.counts[SUCCESS]), (3, 2, 1));
-        assert_eq!(t.hists[FIRST].iter().collect::<Vec<_>>(), [(7, 1)]);
+        let (hit, knockout) = (
+            counter(Action::Mug, "p_hit"),
+            counter(Action::Mug, "p_knockout"),
+        );
+        assert_eq!((t.trials, t.counts[hit], t.counts[knockout]), (3, 2, 1));
+        let ko_rounds = hist(Action::Mug, "ko_rounds");
+        assert_eq!(t.hists[ko_rounds].iter().collect::<Vec<_>>(), [(7, 1)]);
         let s = summarize(&p, Action::Mug, &t, 0.95);
         assert_eq!(s[0].metric, "p_knockout");
         assert_eq!(s[0].value.estimate, Some(1.0 / 3.0));
@@ -876,9 +602,10 @@ mod tests {
         .unwrap();
         let mut t = empty_tally(&p);
         t.trials = 2;
-        t.counts[HIT] = 2;
-        t.hists[FIRST].add(4); // 2 real, 2 temporary
-        t.hists[FIRST].add(3); // 1 real, 2 temporary: the odd point is temporary
+        t.counts[counter(Action::Strike, "p_hit")] = 2;
+        let damage = hist(Action::Strike, "damage");
+        t.hists[damage].add(4); // 2 real, 2 temporary
+        t.hists[damage].add(3); // 1 real, 2 temporary: the odd point is temporary
         let s = summarize(&p, Action::Strike, &t, 0.95);
         let value = |name: &str| s.iter().find(|m| m.metric == name).unwrap().value.estimate;
         assert_eq!(value("damage"), Some(3.5));

@@ -13,6 +13,7 @@ use std::ops::AddAssign;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::rules::action::{Action, Prepared};
+use crate::rules::maneuver::{Counter, Hist};
 pub use crate::stats::metrics::Kind;
 use crate::stats::metrics::{OnOutcome, Record, Sink, Source, split, summary_table};
 use crate::stats::tally::{COUNTERS, HISTOGRAMS, Moments, Tally};
@@ -78,7 +79,7 @@ fn histogram(source: Source) -> Option<usize> {
         Source::Mean(h)
         | Source::ContestRolls(h)
         | Source::RealPart(h)
-        | Source::TemporaryPart(h) => Some(h),
+        | Source::TemporaryPart(h) => Some(h.0),
         Source::Count(_)
         | Source::SaveNeeded
         | Source::MonsterStrength
@@ -117,17 +118,17 @@ fn each_trial_of(mut bits: u64, w: usize, mut f: impl FnMut(usize)) {
 
 impl Sink for Log {
     #[inline]
-    fn count(&mut self, slot: usize, yes: bool) {
+    fn count(&mut self, counter: Counter, yes: bool) {
         // The masks keep every index in bounds without a check: `len` stays below LOG_TRIALS.
         let t = self.len;
-        self.counts[slot][(t / 64) & (WORDS - 1)] |= u64::from(yes) << (t % 64);
+        self.counts[counter.0][(t / 64) & (WORDS - 1)] |= u64::from(yes) << (t % 64);
     }
 
     #[inline]
-    fn observe(&mut self, hist: usize, value: i64) {
+    fn observe(&mut self, hist: Hist, value: i64) {
         let t = self.len;
-        self.seen[hist][(t / 64) & (WORDS - 1)] |= 1 << (t % 64);
-        self.values[hist][t & (LOG_TRIALS - 1)] = value;
+        self.seen[hist.0][(t / 64) & (WORDS - 1)] |= 1 << (t % 64);
+        self.values[hist.0][t & (LOG_TRIALS - 1)] = value;
     }
 }
 
@@ -280,9 +281,9 @@ pub fn add_pairs(
             // trials where both happened are counted here (`a_where_b` and `b_where_a` stay 0).
             (Kind::Probability, Source::Count(sa), Source::Count(sb)) => {
                 sums.both = a.len as u64;
-                sums.product = a.counts[sa]
+                sums.product = a.counts[sa.0]
                     .iter()
-                    .zip(&b.counts[sb])
+                    .zip(&b.counts[sb.0])
                     .map(|(x, y)| i128::from((x & y).count_ones()))
                     .sum();
             }
@@ -310,14 +311,14 @@ pub fn add_pairs(
 /// The marginal sums of a metric over a point's trials: (trials where it exists, Σx, Σx²).
 fn marginal(source: Source, p: &Prepared, tally: &Tally) -> Moments {
     match source {
-        Source::Count(slot) => Moments {
+        Source::Count(c) => Moments {
             n: tally.trials,
-            sum: i128::from(tally.counts[slot]),
-            sum_squares: u128::from(tally.counts[slot]),
+            sum: i128::from(tally.counts[c.0]),
+            sum_squares: u128::from(tally.counts[c.0]),
         },
-        Source::Mean(h) | Source::ContestRolls(h) => tally.hists[h].moments(),
+        Source::Mean(h) | Source::ContestRolls(h) => tally.hists[h.0].moments(),
         Source::RealPart(h) | Source::TemporaryPart(h) => {
-            tally.hists[h].map(|v| part(source, p, v)).moments()
+            tally.hists[h.0].map(|v| part(source, p, v)).moments()
         }
         Source::SaveNeeded
         | Source::MonsterStrength
@@ -551,21 +552,21 @@ mod tests {
     }
 
     impl Sink for Plain {
-        fn count(&mut self, slot: usize, yes: bool) {
-            self.counts[slot] |= yes;
+        fn count(&mut self, counter: Counter, yes: bool) {
+            self.counts[counter.0] |= yes;
         }
-        fn observe(&mut self, hist: usize, value: i64) {
-            self.values[hist] = Some(value);
+        fn observe(&mut self, hist: Hist, value: i64) {
+            self.values[hist.0] = Some(value);
         }
     }
 
     impl Plain {
         fn read(&self, source: Source, p: &Prepared) -> Option<i64> {
             match source {
-                Source::Count(slot) => Some(i64::from(self.counts[slot])),
-                Source::Mean(h) | Source::ContestRolls(h) => self.values[h],
-                Source::RealPart(h) => self.values[h].map(|v| i64::from(split(p, v).0)),
-                Source::TemporaryPart(h) => self.values[h].map(|v| i64::from(split(p, v).1)),
+                Source::Count(c) => Some(i64::from(self.counts[c.0])),
+                Source::Mean(h) | Source::ContestRolls(h) => self.values[h.0],
+                Source::RealPart(h) => self.values[h.0].map(|v| i64::from(split(p, v).0)),
+                Source::TemporaryPart(h) => self.values[h.0].map(|v| i64::from(split(p, v).1)),
                 Source::SaveNeeded
                 | Source::MonsterStrength
                 | Source::GrabberStrength

@@ -305,9 +305,15 @@ pub(super) const TARGET_PRONE: usize = 4;
 pub(super) const HELD: usize = 8;
 pub(super) const SITUATIONS: usize = 16;
 
-/// The situational modifier of an attack roll (docs/rules.md §3, §6): the armed defender's bonus, +4
-/// against a stunned or prone target (prone does not help the overbearer, who must pin him), −4 while held
-/// (a wrestler attacks the holder normally).
+/// +4 to hit a stunned or prone target (docs/rules.md §6).
+pub const STUNNED_OR_PRONE_BONUS: i32 = 4;
+
+/// −4 to hit while held, unless wrestling the holder (docs/rules.md §6).
+pub const HELD_PENALTY: i32 = -4;
+
+/// The situational modifier of an attack roll (docs/rules.md §3, §6): the armed defender's bonus,
+/// [`STUNNED_OR_PRONE_BONUS`] against a stunned or prone target (prone does not help the overbearer, who
+/// must pin him), [`HELD_PENALTY`] while held (a wrestler attacks the holder normally).
 pub(super) fn situational_modifier(kind: BlowKind, situation: usize, armed_bonus: i32) -> i32 {
     let mut modifier = 0;
     if situation & ARMED_BONUS != 0 {
@@ -315,10 +321,10 @@ pub(super) fn situational_modifier(kind: BlowKind, situation: usize, armed_bonus
     }
     let prone = situation & TARGET_PRONE != 0 && kind != BlowKind::Overbear;
     if situation & TARGET_STUNNED != 0 || prone {
-        modifier += 4;
+        modifier += STUNNED_OR_PRONE_BONUS;
     }
     if situation & HELD != 0 && kind != BlowKind::Wrestle {
-        modifier -= 4;
+        modifier += HELD_PENALTY;
     }
     modifier
 }

@@ -5,6 +5,7 @@
 
 use crate::dice::{Dice, Roller};
 use crate::rules::RuleOptions;
+use crate::rules::armed_defender::armed_bonus;
 use crate::rules::attack::{AttackRoll, ContestScore};
 use crate::rules::brawl::{martial_arts, overbear_modifier, punch, wrestle};
 use crate::rules::catalog::Weapon;
@@ -262,7 +263,7 @@ fn blow(
     damage_add: i32,
     options: &RuleOptions,
 ) -> Blow {
-    let bonus = options.armed_defender_bonus;
+    let bonus = armed_bonus(options);
     let rolls: [AttackRoll; SITUATIONS] = std::array::from_fn(|situation| {
         let situational = situational_modifier(kind, situation, bonus);
         AttackRoll::new(me.thac0, them.ac.normal(), modifier + situational, options)
@@ -336,14 +337,14 @@ pub(super) fn blow_in(
         // magic not (docs/rules.md §4); its damage is rolled when it hits.
         BlowKind::Sap => make(
             BlowKind::Sap,
-            hit + options.sap_penalty,
+            crate::rules::sap::to_hit_modifier(me, options),
             weapon.map_or(fist, |w| w.dice),
             strength,
         ),
         // A grab is a called shot at −4 with Strength, no magic (docs/rules.md §5).
         BlowKind::Disarm => make(
             BlowKind::Disarm,
-            hit + crate::rules::grab::CALLED_SHOT_PENALTY,
+            crate::rules::grab::object_grab_modifier(me),
             fist,
             0,
         ),

@@ -21,8 +21,11 @@ mod round;
 
 use serde::Deserialize;
 
-use crate::dice::Roller;
+use crate::dice::{Paths, Roller};
 use crate::rules::catalog::Weapon;
+use crate::rules::maneuver::{
+    Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
+};
 use crate::rules::{Ineligible, Matchup, RuleOptions, StateName};
 use decide::{armed_defender_applies, attacker_blow, victim_blow};
 use fighter::{Clock, Fighter};
@@ -352,6 +355,67 @@ impl FightPlan {
             round: 1,
             heal_in: self.options.temp_heal_rounds,
         }
+    }
+}
+
+// The tally of a fight: one counter per ending, deaths and the opening's win, and the rounds fought.
+const ATTACKER_WINS: Counter = Counter(0);
+const VICTIM_WINS: Counter = Counter(1);
+const BOTH_DOWN: Counter = Counter(2);
+const TIMEOUT: Counter = Counter(3);
+const VICTIM_KILLED: Counter = Counter(4);
+const ATTACKER_KILLED: Counter = Counter(5);
+const WON_BY_OPENING: Counter = Counter(6);
+const ROUNDS: Hist = Hist(0);
+
+/// A fight's summary metrics, brawl and subdue alike (docs/scenarios.md "Metrics").
+pub const METRICS: Metrics = &[
+    ("p_attacker_wins", Source::Count(ATTACKER_WINS)),
+    ("p_victim_wins", Source::Count(VICTIM_WINS)),
+    ("p_both_down", Source::Count(BOTH_DOWN)),
+    ("p_timeout", Source::Count(TIMEOUT)),
+    ("p_victim_killed", Source::Count(VICTIM_KILLED)),
+    ("p_attacker_killed", Source::Count(ATTACKER_KILLED)),
+    ("p_won_by_opening", Source::Count(WON_BY_OPENING)),
+    ("rounds", Source::Mean(ROUNDS)),
+];
+
+/// A fight's distributions.
+pub const DISTRIBUTIONS: Distributions = &[("rounds", ROUNDS)];
+
+impl Record for FightOutcome {
+    #[inline]
+    fn record<S: Sink>(&self, s: &mut S) {
+        let ending = match self.ending {
+            Ending::AttackerWins => ATTACKER_WINS,
+            Ending::VictimWins => VICTIM_WINS,
+            Ending::BothDown => BOTH_DOWN,
+            Ending::Timeout => TIMEOUT,
+        };
+        s.count(ending, true);
+        s.count(ATTACKER_KILLED, self.killed[ATTACKER]);
+        s.count(VICTIM_KILLED, self.killed[VICTIM]);
+        s.count(WON_BY_OPENING, self.won_by_opening);
+        s.observe(ROUNDS, i64::from(self.rounds));
+    }
+}
+
+impl Maneuver for FightPlan {
+    type Outcome = FightOutcome;
+
+    #[inline]
+    fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> FightOutcome {
+        FightPlan::resolve(self, rng)
+    }
+
+    /// A fight is walked round by round with no bound on the rounds: no exact answer.
+    fn paths(&self) -> Option<Paths> {
+        None
+    }
+
+    fn range(&self, hist: Hist) -> Option<(i64, i64)> {
+        // Round 0: an opening won before the fight began.
+        (hist == ROUNDS).then(|| (0, i64::from(self.max_rounds)))
     }
 }
 

@@ -6,15 +6,15 @@
 //! discarding dice, which measured slower.
 
 use crate::dice::Roller;
-use crate::rules::Damage;
 use crate::rules::attack::contest;
-use crate::rules::brawl::{d100_within, knockout, wrestling_damage};
+use crate::rules::brawl::{knockout, wrestling_damage};
 use crate::rules::fight::decide::{
     ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, armed_defender_strikes,
     breaks_free_first, called_shot_initiative, order,
 };
 use crate::rules::fight::fighter::{Clock, Fighter, NO_BOUT, PINNED, Slot};
 use crate::rules::fight::{ATTACKER, Ending, FightOutcome, FightPlan, VICTIM};
+use crate::rules::sap::{KnockoutChance, sap_damage, sap_total};
 
 impl FightPlan {
     /// The end of a round: the outcome if someone is down; else temporary damage heals a point when its
@@ -253,12 +253,10 @@ impl FightPlan {
             BlowKind::Sap if face.hit => {
                 // A quarter of the damage real; a knockout (5 % a point, to the cap, against the awake)
                 // puts him out for the rest of the fight (docs/rules.md §6 "The text's maneuvers").
-                let total =
-                    (blow.dice.roll(rng) + blow.damage_add[usize::from(armed)]).max(1) as u32;
-                f[o].take(Damage::quarter_real(total, self.options.rounding));
-                let chance = (self.options.sap_ko_per_point.saturating_mul(total))
-                    .min(self.options.sap_ko_cap);
-                if d100_within(chance, rng) {
+                let total = sap_total(blow.dice.roll(rng) + blow.damage_add[usize::from(armed)]);
+                f[o].take(sap_damage(total, self.options.rounding));
+                // The single sap's own knockout d100, read against the awake (it never wakes anyone).
+                if KnockoutChance::awake(&self.options).roll(total, rng) == Some(true) {
                     f[o].down_at = PINNED;
                 }
             }

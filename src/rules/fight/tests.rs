@@ -1732,3 +1732,77 @@ fn a_held_fighter_who_attacks_does_so_at_minus_4_unless_he_wrestles() {
     p.turn::<VICTIM, Scripted>(&mut f, 2, false, &mut bout, &mut dice);
     assert_eq!(dice.requests(), &[20, 4]);
 }
+
+/// The fight's armed defender and a grab's first strike read one bonus: the guard's folded blow in the armed
+/// situation is exactly the first strike he makes at a grabber, to hit and to damage, whatever the bonus,
+/// his Strength or his weapon's magic.
+#[test]
+fn the_fights_armed_defender_strikes_as_a_grabs_first_strike() {
+    use crate::rules::armed_defender::{FirstStrike, armed_with};
+    let guards = [
+        GUARD,
+        "class = \"fighter\"\nlevel = 7\nstrength = \"18/50\"\nweapon = \"long sword\"",
+        "class = \"fighter\"\nstrength = 5\nweapon = { name = \"blade\", damage = \"1d6\", magic = 2 }",
+    ];
+    for bonus in [-3, 0, 4, 7] {
+        let options = RuleOptions {
+            armed_defender_bonus: bonus,
+            ..RuleOptions::default()
+        };
+        for guard in guards {
+            let m = matchup(BRAWLER, guard);
+            let p = FightPlan::prepare(
+                &m,
+                &options,
+                FightKind::Brawl(Style::Punch),
+                Intent::Lethal,
+                10,
+            )
+            .unwrap();
+            let weapon = armed_with(&m.victim).unwrap();
+            let first = FirstStrike::prepare(&m.victim, weapon, &m.attacker, &options).unwrap();
+            let blow = &p.sides[VICTIM].blows[Slot::Main as usize];
+            assert_eq!(
+                blow.rolls[ARMED_BONUS], first.roll,
+                "{guard}, bonus {bonus}"
+            );
+            assert_eq!(blow.damage_add[1], first.add, "{guard}, bonus {bonus}");
+            assert_eq!(blow.dice, first.dice, "{guard}");
+        }
+    }
+}
+
+/// The situational modifiers are the named rules, in every situation: the armed bonus, +4 against a stunned
+/// or prone target (not for the overbearer against the prone), −4 while held (not for a wrestler).
+#[test]
+fn every_situation_adds_the_named_modifiers() {
+    use decide::{HELD_PENALTY, STUNNED_OR_PRONE_BONUS};
+    assert_eq!((STUNNED_OR_PRONE_BONUS, HELD_PENALTY), (4, -4));
+    let kinds = [
+        BlowKind::Punch,
+        BlowKind::Wrestle,
+        BlowKind::Overbear,
+        BlowKind::Weapon { held_back: true },
+        BlowKind::Sap,
+    ];
+    for kind in kinds {
+        for situation in 0..SITUATIONS {
+            let armed = situation & ARMED_BONUS != 0;
+            let stunned = situation & TARGET_STUNNED != 0;
+            let prone = situation & TARGET_PRONE != 0 && kind != BlowKind::Overbear;
+            let held = situation & HELD != 0 && kind != BlowKind::Wrestle;
+            let want = if armed { 5 } else { 0 }
+                + if stunned || prone {
+                    STUNNED_OR_PRONE_BONUS
+                } else {
+                    0
+                }
+                + if held { HELD_PENALTY } else { 0 };
+            assert_eq!(
+                situational_modifier(kind, situation, 5),
+                want,
+                "{kind:?}, {situation}"
+            );
+        }
+    }
+}

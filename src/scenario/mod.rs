@@ -5,7 +5,9 @@
 //! the types of the file as written (with spans); then every point is merged (base, variant, sweep values),
 //! resolved against the rules, and any error is traced back to the text that set the faulty field.
 
+pub mod action_options;
 pub mod chart;
+pub mod combatant;
 pub mod describe;
 pub mod locate;
 pub mod schema;
@@ -18,13 +20,14 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::{Table, Value};
 
-use crate::rules::action::{Action, ActionOptionsSpec, Prepared};
-use crate::rules::combatant::SpecError;
+use crate::rules::action::{Action, Prepared};
 use crate::rules::options::RuleOptions;
-use crate::rules::{Combatant, CombatantSpec, Ineligible, Matchup};
+use crate::rules::{Combatant, Ineligible, Matchup};
 use crate::stats::metrics;
 use crate::stats::paired::{self, Comparison};
+pub use action_options::ActionOptionsSpec;
 use chart::{Chart, ChartSpec};
+pub use combatant::{CombatantSpec, SpecError};
 use locate::{ScenarioError, Seg, Source, did_you_mean};
 use sweep::{SECTIONS, SweepValue};
 
@@ -1128,7 +1131,7 @@ impl Builder<'_> {
         let [attacker, victim, action_options, rules] = sections;
         let combatant = |side: &'static str, table: Table| -> Result<Combatant, ScenarioError> {
             let spec: CombatantSpec = self.typed(side, table, axes, picks)?;
-            Combatant::resolve(&spec).map_err(|SpecError { field, message }| {
+            spec.resolve().map_err(|SpecError { field, message }| {
                 let path = self.origin(variant, axes, picks, side, field);
                 self.error(&path, format!("{side}.{field}: {message}"), None)
             })

@@ -4,9 +4,9 @@ use std::fmt;
 
 use toml::Value;
 
-use crate::rules::action::ActionOptionsSpec;
 use crate::rules::options::RuleOptions;
-use crate::rules::{CombatantSpec, Key, Unit, keys};
+use crate::rules::{Key, Unit, keys};
+use crate::scenario::{ActionOptionsSpec, CombatantSpec};
 
 /// The most points one file may ask for (variants × sweep points): beyond it a typo is more likely than
 /// a study.

@@ -18,6 +18,7 @@ use std::io::Read;
 use std::path::Path;
 
 use serde::Deserialize;
+use toml::de::{DeTable, Deserializer};
 use toml::{Table, Value};
 
 use crate::rules::action::{Action, Prepared};
@@ -253,18 +254,22 @@ impl Scenario {
                 help: None,
             });
         }
-        let table: Table =
-            toml::from_str(text).map_err(|e| Source::new(file, text).from_toml(&e))?;
+        // The text is parsed once: the spans errors point with, the plain tables that variants and sweeps
+        // merge, and the typed file are all read from this one document.
+        let document =
+            DeTable::parse(text).map_err(|e| Source::spanless(file, text).from_toml(&e))?;
+        let table = Table::deserialize(Deserializer::from(document.clone()))
+            .map_err(|e| Source::spanless(file, text).from_toml(&e))?;
         if table.is_empty() {
             // Shown with the file's own first line (a comment, or nothing), which the message names.
-            return Err(Source::new(file, text).error_at(
+            return Err(Source::spanless(file, text).error_at(
                 None,
                 "the scenario is empty: expected at least `action` and the `[attacker]` and `[victim]` tables",
                 Some("start from a file in scenarios/, such as scenarios/mugging-level-gap.toml".to_string()),
             ));
         }
-        let source = Source::new(file, text);
-        let raw: RawScenario = toml::from_str(text).map_err(|e| {
+        let source = Source::of(file, text, document.get_ref());
+        let raw = RawScenario::deserialize(Deserializer::from(document)).map_err(|e| {
             let mut err = source.from_toml(&e);
             if err.message.contains("missing field `action`") {
                 err.help = Some(format!(

@@ -828,9 +828,10 @@ impl Builder<'_> {
         let grid: usize = axes.iter().map(|a| a.values.len()).product();
         let mut points = Vec::with_capacity(variants.len() * grid);
         for (v, (_, overrides, action)) in variants.iter().enumerate() {
+            let sections = self.sections(*action, overrides);
             for flat in 0..grid {
                 let picks = picks_of(axes, flat);
-                points.push(self.point(*action, v, overrides, axes, &picks)?);
+                points.push(self.point(*action, v, &sections, axes, &picks)?);
             }
         }
         Ok(points)
@@ -1004,6 +1005,7 @@ impl Builder<'_> {
                 values: values.clone(),
             });
             let grid: usize = axes.iter().map(|a| a.values.len()).product();
+            let sections = self.sections(action, &variants[variant].1);
             let mut rows = Vec::new();
             for g in 0..grid {
                 let picks = picks_of(axes, g);
@@ -1019,7 +1021,7 @@ impl Builder<'_> {
                     let mut picks = picks.clone();
                     picks.push(k);
                     let point = self
-                        .point(action, variant, &variants[variant].1, &tuned_axes, &picks)
+                        .point(action, variant, &sections, &tuned_axes, &picks)
                         .map_err(|e| {
                             fail(
                                 "range",
@@ -1095,15 +1097,9 @@ impl Builder<'_> {
         vec![Seg::Key(section), Seg::Key(field)]
     }
 
-    fn point(
-        &self,
-        action: Action,
-        variant: usize,
-        overrides: &Table,
-        axes: &[Axis],
-        picks: &[usize],
-    ) -> Result<Point, ScenarioError> {
-        // Base, then the variant's tables key by key, then the sweep values.
+    /// A variant's [`SECTIONS`]: the base's tables, then the variant's key by key. Merged once per
+    /// variant; each point adds its sweep values to a copy.
+    fn sections(&self, action: Action, overrides: &Table) -> [Table; 4] {
         let mut sections: [Table; 4] = Default::default();
         // A variant with its own action does not inherit the options of the file's action.
         let own_action = action != self.raw.action;
@@ -1117,6 +1113,19 @@ impl Builder<'_> {
                 merged.extend(t.iter().map(|(k, v)| (k.clone(), v.clone())));
             }
         }
+        sections
+    }
+
+    /// One point: the variant's `sections` with this point's sweep values, resolved.
+    fn point(
+        &self,
+        action: Action,
+        variant: usize,
+        sections: &[Table; 4],
+        axes: &[Axis],
+        picks: &[usize],
+    ) -> Result<Point, ScenarioError> {
+        let mut sections = sections.clone();
         let mut values = Vec::with_capacity(axes.len());
         for (axis, pick) in axes.iter().zip(picks) {
             let value = axis.values[*pick].clone();

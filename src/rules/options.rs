@@ -414,6 +414,62 @@ mod tests {
     }
 
     #[test]
+    fn the_schema_and_validate_draw_every_range_at_the_same_place() {
+        // Each switch's row states its range once: the schema and `validate` must both take each end and
+        // both refuse the value just beyond it.
+        let schema = schemars::schema_for!(RuleOptions).to_value();
+        let properties = schema["properties"].as_object().unwrap();
+        let accepted = |switch: &str, value: serde_json::Value| {
+            let options: RuleOptions =
+                serde_json::from_value(serde_json::json!({ switch: value })).unwrap();
+            options.validate().is_ok()
+        };
+        let mut ranged = 0;
+        for switch in RuleOptions::SWITCHES {
+            let property = &properties[switch];
+            let number = |key: &str| property.get(key).and_then(serde_json::Value::as_f64);
+            let float = property["type"] == "number";
+            let step = if float { 1e-9 } else { 1.0 };
+            let value = |x: f64| {
+                if float {
+                    serde_json::json!(x)
+                } else {
+                    serde_json::json!(x as i64)
+                }
+            };
+            // An unsigned switch's `minimum: 0` is its type's, which serde enforces; not a range.
+            let unsigned = property["format"]
+                .as_str()
+                .is_some_and(|f| f.starts_with("uint"));
+            if let Some(min) = number("minimum").filter(|m| !(unsigned && *m == 0.0)) {
+                assert!(accepted(switch, value(min)), "{switch} = {min}");
+                assert!(!accepted(switch, value(min - step)), "{switch} below {min}");
+                ranged += 1;
+            }
+            if let Some(max) = number("maximum") {
+                assert!(accepted(switch, value(max)), "{switch} = {max}");
+                assert!(!accepted(switch, value(max + step)), "{switch} above {max}");
+                ranged += 1;
+            }
+            if let Some(min) = number("exclusiveMinimum") {
+                assert!(!accepted(switch, value(min)), "{switch} = {min}");
+                assert!(accepted(switch, value(min + step)), "{switch} above {min}");
+                ranged += 1;
+            }
+            if let Some(allowed) = property.get("enum").and_then(|e| e.as_array()) {
+                for v in allowed {
+                    assert!(accepted(switch, v.clone()), "{switch} = {v}");
+                }
+                let between = allowed.iter().filter_map(|v| v.as_f64()).sum::<f64>() / 2.0;
+                assert!(!accepted(switch, value(between)), "{switch} = {between}");
+                ranged += 1;
+            }
+        }
+        // Ten switches have a range; the two modifiers and sap_wake_at have two ends each.
+        assert_eq!(ranged, 13);
+    }
+
+    #[test]
     fn half_down_rounds_a_half_down_and_three_quarters_up() {
         let r = Rounding::HalfDown;
         assert_eq!(r.divide(1, 4), 0); // .25

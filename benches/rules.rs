@@ -12,12 +12,13 @@ use subdual::rules::grab::{GrabHold, GrabObject, Hands};
 use subdual::rules::mugging::Mugging;
 use subdual::rules::sap::Sap;
 use subdual::rules::strike::Strike;
-use subdual::rules::{Combatant, CombatantSpec, Matchup, RuleOptions};
+use subdual::rules::{Matchup, RuleOptions};
+use subdual::scenario::CombatantSpec;
 
 fn matchup(attacker: &str, victim: &str) -> Matchup {
     let resolve = |text: &str| {
         let spec: CombatantSpec = toml::from_str(text).expect("bench combatant");
-        Combatant::resolve(&spec).expect("bench combatant resolves")
+        spec.resolve().expect("bench combatant resolves")
     };
     Matchup {
         attacker: resolve(attacker),

@@ -5,15 +5,16 @@
 //! ```
 //! use rand_xoshiro::Xoshiro256PlusPlus;
 //! use rand_xoshiro::rand_core::SeedableRng;
-//! use subdual::rules::{Combatant, CombatantSpec, Matchup, RuleOptions, mugging::Mugging};
+//! use subdual::rules::{Matchup, RuleOptions, mugging::Mugging};
+//! use subdual::scenario::CombatantSpec;
 //!
 //! let thief: CombatantSpec = toml::from_str(
 //!     "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"",
 //! ).unwrap();
 //! let ogre: CombatantSpec = toml::from_str("monster = \"ogre\"\naware = false").unwrap();
 //! let matchup = Matchup {
-//!     attacker: Combatant::resolve(&thief).unwrap(),
-//!     victim: Combatant::resolve(&ogre).unwrap(),
+//!     attacker: thief.resolve().unwrap(),
+//!     victim: ogre.resolve().unwrap(),
 //! };
 //! let mugging = Mugging::prepare(&matchup, &RuleOptions::default()).unwrap();
 //! assert_eq!(mugging.save.needed, 17); // the text's worked example

@@ -725,7 +725,7 @@ mod tests {
     #[test]
     fn the_field_list_is_every_combatant_field() {
         let text = part("combatant-fields").unwrap();
-        for field in crate::rules::CombatantSpec::FIELDS {
+        for field in crate::scenario::CombatantSpec::FIELDS {
             assert!(text.contains(&format!("| `{field}` |")), "{field}");
         }
         assert!(

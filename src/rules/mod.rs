@@ -24,7 +24,7 @@ pub mod tables;
 
 use std::fmt;
 
-pub use combatant::{Combatant, CombatantSpec};
+pub use combatant::Combatant;
 pub use options::RuleOptions;
 
 use crate::rules::combatant::State;
@@ -308,12 +308,13 @@ impl fmt::Display for StateName {
     }
 }
 
-/// A ready-made matchup for the tests of the maneuvers: the scenario layer builds real ones.
+/// A ready-made matchup for the tests of the maneuvers, read from two combatants as a scenario writes them
+/// (test code only: the rules themselves never read a file).
 #[cfg(test)]
 pub(crate) fn matchup(attacker: &str, victim: &str) -> Matchup {
     let resolve = |text: &str| {
-        let spec: CombatantSpec = toml::from_str(text).unwrap();
-        Combatant::resolve(&spec).unwrap()
+        let spec: crate::scenario::CombatantSpec = toml::from_str(text).unwrap();
+        spec.resolve().unwrap()
     };
     Matchup {
         attacker: resolve(attacker),

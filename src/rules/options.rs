@@ -2,7 +2,9 @@
 //!
 //! The switches are where designers disagree with the text (or with each other), so they are plain data a
 //! scenario's `[rules]` table deserializes into. Unknown switches are rejected by serde
-//! (`deny_unknown_fields`); values outside their range by [`RuleOptions::validate`], once per point.
+//! (`deny_unknown_fields`); values outside their range by [`RuleOptions::validate`], once per point. Each
+//! switch is one row of `switches!`: everything the struct, the schema, the lists and the checks say of
+//! it comes from that row.
 
 use serde::{Deserialize, Serialize};
 
@@ -159,115 +161,150 @@ pub enum HeldResponse {
     Attack,
 }
 
-/// The rule switches of docs/rules.md §8. `Default` gives the contract's defaults.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-pub struct RuleOptions {
-    /// A natural 20 always hits.
-    pub natural_20_hits: bool,
-    /// A natural 1 always misses.
-    pub natural_1_misses: bool,
-    /// A natural 20 always saves (off: 2e has no automatic saves).
-    pub natural_20_saves: bool,
-    /// A natural 1 always fails a save.
-    pub natural_1_fails_saves: bool,
-    /// Rounding of fractional hit points.
-    pub rounding: Rounding,
-    /// The mugging helmet rule: a victim without a helmet is AC 10.
-    pub helmets: bool,
-    /// A mugger may not knock out a victim taller than this many times his own height.
-    #[schemars(extend("exclusiveMinimum" = 0))]
-    pub mug_max_height_ratio: f64,
-    /// How long a mugging knockout lasts, in rounds.
-    pub mug_ko_rounds: Dice,
-    /// How long a sap knockout lasts, in rounds.
-    pub sap_ko_rounds: Dice,
-    /// Which monster level the mugging save difference uses.
-    pub mug_level_diff: MugLevelDiff,
-    /// To-hit and damage bonus of an armed defender against an unarmed attacker.
-    #[schemars(range(min = -20, max = 20))]
-    pub armed_defender_bonus: i32,
-    /// The armed defender's strike is an extra attack rather than his normal one moved first.
-    pub armed_defender_extra_attack: bool,
-    /// Total to-hit penalty of a sap.
-    #[schemars(range(min = -20, max = 20))]
-    pub sap_penalty: i32,
-    /// Knockout chance per point of sap damage, percent.
-    #[schemars(range(max = 100))]
-    pub sap_ko_per_point: u32,
-    /// Largest sap knockout chance, percent.
-    #[schemars(range(max = 100))]
-    pub sap_ko_cap: u32,
-    /// Knockout chance per point against a sleeping or held victim, percent.
-    #[schemars(range(max = 100))]
-    pub sap_helpless_ko_per_point: u32,
-    /// Largest knockout chance against a sleeping or held victim, percent.
-    #[schemars(range(max = 100))]
-    pub sap_helpless_ko_cap: u32,
-    /// A knockout d100 at or above this wakes a sleeping or held victim (101: never).
-    #[schemars(range(min = 1, max = 101))]
-    pub sap_wake_at: u32,
-    /// How the grab contest is judged.
-    pub grab_contest: GrabContest,
-    /// Rounding of the halved grab size modifier.
-    pub grab_size_rounding: SizeRounding,
-    /// Real damage that leaves this many hit points or fewer kills (0, or −10).
-    #[schemars(extend("enum" = [0, -10]))]
-    pub death_at: i32,
-    /// Temporary damage heals one point at the end of every this-many rounds.
-    #[schemars(range(min = 1))]
-    pub temp_heal_rounds: u32,
-    /// Which share of a held-back blow takes its odd point.
-    pub held_back_odd_point: OddPoint,
-    /// Bare hands count as a blunt instrument for a mugging.
-    pub mug_bare_hands: bool,
-    /// Only victims of humanoid anatomy can be mugged (a backstab needs one).
-    pub mug_humanoid_only: bool,
-    /// An armed victim strikes first, at +4, at a grabber as at any unarmed attacker.
-    pub armed_defender_vs_grabs: bool,
-    /// A grab of a person of another size uses the halved size modifier.
-    pub grab_person_size: bool,
-    /// Which roll reads the martial arts column.
-    pub martial_arts_row: MartialArtsRow,
-    /// What a held fighter does with his first attack.
-    pub held_response: HeldResponse,
+/// Declares the switches, one row each: its doc comment (the schema's description), field and type, default,
+/// name on charts and unit, and, for a switch with a range, the range as the schema states it and the
+/// message that names it. From these rows come the struct, its `Default`, [`RuleOptions::KEYS`],
+/// [`RuleOptions::SWITCHES`] and [`RuleOptions::validate`], so a new switch is one row (ripgrep declares each
+/// flag so). The rows are in docs/rules.md §8 order, which is the order of the schema, the reference list,
+/// and of `validate`'s checks.
+macro_rules! switches {
+    ($(
+        $(#[$meta:meta])*
+        $field:ident: $ty:ty = $default:expr, $name:literal, $unit:ident
+        $(, $kind:ident($($range:tt)*) else $expected:literal)?;
+    )*) => {
+        /// The rule switches of docs/rules.md §8. `Default` gives the contract's defaults.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct RuleOptions {
+            $(
+                $(#[$meta])*
+                $(#[schemars($kind($($range)*))])?
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for RuleOptions {
+            fn default() -> Self {
+                RuleOptions {
+                    $($field: $default,)*
+                }
+            }
+        }
+
+        impl RuleOptions {
+            /// Every switch with its name on charts, in docs/rules.md §8 order.
+            pub const KEYS: [Key; SWITCH_COUNT] = [$(Key::new(stringify!($field), $name, Unit::$unit),)*];
+
+            /// Checks every range docs/rules.md §8 states; the first violation (in §8 order) is returned.
+            pub fn validate(&self) -> Result<(), OptionError> {
+                $($(
+                    if !accepts!(self.$field, $kind($($range)*)) {
+                        return Err(OptionError {
+                            switch: stringify!($field),
+                            expected: $expected,
+                        });
+                    }
+                )?)*
+                Ok(())
+            }
+        }
+
+        /// How many switches there are.
+        const SWITCH_COUNT: usize = [$(stringify!($field)),*].len();
+    };
 }
 
-impl Default for RuleOptions {
-    fn default() -> Self {
-        let two_d8 = Dice::of(2, 8, 0);
-        RuleOptions {
-            natural_20_hits: true,
-            natural_1_misses: true,
-            natural_20_saves: false,
-            natural_1_fails_saves: false,
-            rounding: Rounding::HalfDown,
-            helmets: false,
-            mug_max_height_ratio: 2.0,
-            mug_ko_rounds: two_d8,
-            sap_ko_rounds: two_d8,
-            mug_level_diff: MugLevelDiff::HitDice,
-            armed_defender_bonus: 4,
-            armed_defender_extra_attack: false,
-            sap_penalty: -8,
-            sap_ko_per_point: 5,
-            sap_ko_cap: 40,
-            sap_helpless_ko_per_point: 10,
-            sap_helpless_ko_cap: 80,
-            sap_wake_at: 81,
-            grab_contest: GrabContest::Margin,
-            grab_size_rounding: SizeRounding::HalfAway,
-            death_at: 0,
-            temp_heal_rounds: 5,
-            held_back_odd_point: OddPoint::Temporary,
-            mug_bare_hands: false,
-            mug_humanoid_only: true,
-            armed_defender_vs_grabs: true,
-            grab_person_size: true,
-            martial_arts_row: MartialArtsRow::Modified,
-            held_response: HeldResponse::BreakFree,
-        }
-    }
+/// Whether `value` is inside a range written as the schema writes it (`range(min = 1, max = 101)`,
+/// `extend("enum" = [0, -10])`), so the schema and [`RuleOptions::validate`] read the same words. A range
+/// test, never `abs()`: `i32::MIN.abs()` overflows (to itself, below 20, in a release build).
+macro_rules! accepts {
+    ($value:expr, range(min = $min:literal, max = $max:literal)) => {
+        ($min..=$max).contains(&$value)
+    };
+    ($value:expr, range(min = $min:literal)) => {
+        $value >= $min
+    };
+    ($value:expr, range(max = $max:literal)) => {
+        $value <= $max
+    };
+    ($value:expr, extend("exclusiveMinimum" = 0)) => {
+        $value.is_finite() && $value > 0.0
+    };
+    ($value:expr, extend("enum" = [$($allowed:literal),*])) => {
+        [$($allowed),*].contains(&$value)
+    };
+}
+
+switches! {
+    /// A natural 20 always hits.
+    natural_20_hits: bool = true, "a natural 20 always hits", None;
+    /// A natural 1 always misses.
+    natural_1_misses: bool = true, "a natural 1 always misses", None;
+    /// A natural 20 always saves (off: 2e has no automatic saves).
+    natural_20_saves: bool = false, "a natural 20 always saves", None;
+    /// A natural 1 always fails a save.
+    natural_1_fails_saves: bool = false, "a natural 1 always fails a save", None;
+    /// Rounding of fractional hit points.
+    rounding: Rounding = Rounding::HalfDown, "rounding of fractions", None;
+    /// The mugging helmet rule: a victim without a helmet is AC 10.
+    helmets: bool = false, "helmet rule", None;
+    /// A mugger may not knock out a victim taller than this many times his own height.
+    mug_max_height_ratio: f64 = 2.0, "tallest victim a mugger reaches, in his heights", Times,
+        extend("exclusiveMinimum" = 0) else "a number greater than 0, such as 2";
+    /// How long a mugging knockout lasts, in rounds.
+    mug_ko_rounds: Dice = Dice::of(2, 8, 0), "mugging knockout length", Rounds;
+    /// How long a sap knockout lasts, in rounds.
+    sap_ko_rounds: Dice = Dice::of(2, 8, 0), "sap knockout length", Rounds;
+    /// Which monster level the mugging save difference uses.
+    mug_level_diff: MugLevelDiff = MugLevelDiff::HitDice, "a monster's level in the mugging save", None;
+    /// To-hit and damage bonus of an armed defender against an unarmed attacker.
+    armed_defender_bonus: i32 = 4, "armed defender's bonus", None,
+        range(min = -20, max = 20) else "a modifier from -20 to 20";
+    /// The armed defender's strike is an extra attack rather than his normal one moved first.
+    armed_defender_extra_attack: bool = false, "armed defender's strike is an extra attack", None;
+    /// Total to-hit penalty of a sap.
+    sap_penalty: i32 = -8, "sap to-hit penalty", None,
+        range(min = -20, max = 20) else "a modifier from -20 to 20";
+    /// Knockout chance per point of sap damage, percent.
+    sap_ko_per_point: u32 = 5, "sap knockout chance per point", Percent,
+        range(max = 100) else "a percentage from 0 to 100";
+    /// Largest sap knockout chance, percent.
+    sap_ko_cap: u32 = 40, "sap knockout cap", Percent,
+        range(max = 100) else "a percentage from 0 to 100";
+    /// Knockout chance per point against a sleeping or held victim, percent.
+    sap_helpless_ko_per_point: u32 = 10, "sap knockout chance per point on a helpless victim", Percent,
+        range(max = 100) else "a percentage from 0 to 100";
+    /// Largest knockout chance against a sleeping or held victim, percent.
+    sap_helpless_ko_cap: u32 = 80, "sap cap on a helpless victim", Percent,
+        range(max = 100) else "a percentage from 0 to 100";
+    /// A knockout d100 at or above this wakes a sleeping or held victim (101: never).
+    sap_wake_at: u32 = 81, "d100 that wakes a sapped sleeper", None,
+        range(min = 1, max = 101) else "a d100 roll from 1 to 101 (101: a sleeper never wakes)";
+    /// How the grab contest is judged.
+    grab_contest: GrabContest = GrabContest::Margin, "grab contest", None;
+    /// Rounding of the halved grab size modifier.
+    grab_size_rounding: SizeRounding = SizeRounding::HalfAway, "rounding of the halved size modifier", None;
+    /// Real damage that leaves this many hit points or fewer kills (0, or −10).
+    death_at: i32 = 0, "death at", HitPoints,
+        extend("enum" = [0, -10]) else "0 or -10";
+    /// Temporary damage heals one point at the end of every this-many rounds.
+    temp_heal_rounds: u32 = 5, "temporary damage heals a point every", Rounds,
+        range(min = 1) else "a whole number of rounds, at least 1";
+    /// Which share of a held-back blow takes its odd point.
+    held_back_odd_point: OddPoint = OddPoint::Temporary, "odd point of a held-back blow", None;
+    /// Bare hands count as a blunt instrument for a mugging.
+    mug_bare_hands: bool = false, "bare hands can mug", None;
+    /// Only victims of humanoid anatomy can be mugged (a backstab needs one).
+    mug_humanoid_only: bool = true, "only humanoids can be mugged", None;
+    /// An armed victim strikes first, at +4, at a grabber as at any unarmed attacker.
+    armed_defender_vs_grabs: bool = true, "an armed victim strikes a grabber first", None;
+    /// A grab of a person of another size uses the halved size modifier.
+    grab_person_size: bool = true, "size modifier in a grab of a person", None;
+    /// Which roll reads the martial arts column.
+    martial_arts_row: MartialArtsRow = MartialArtsRow::Modified, "roll that reads martial arts", None;
+    /// What a held fighter does with his first attack.
+    held_response: HeldResponse = HeldResponse::BreakFree, "what a held fighter does", None;
 }
 
 /// A switch whose value is outside its range.
@@ -281,157 +318,8 @@ pub struct OptionError {
 }
 
 impl RuleOptions {
-    /// Every switch with its name on charts, in docs/rules.md §8 order.
-    pub const KEYS: [Key; 29] = [
-        Key::new("natural_20_hits", "a natural 20 always hits", Unit::None),
-        Key::new("natural_1_misses", "a natural 1 always misses", Unit::None),
-        Key::new("natural_20_saves", "a natural 20 always saves", Unit::None),
-        Key::new(
-            "natural_1_fails_saves",
-            "a natural 1 always fails a save",
-            Unit::None,
-        ),
-        Key::new("rounding", "rounding of fractions", Unit::None),
-        Key::new("helmets", "helmet rule", Unit::None),
-        Key::new(
-            "mug_max_height_ratio",
-            "tallest victim a mugger reaches, in his heights",
-            Unit::Times,
-        ),
-        Key::new("mug_ko_rounds", "mugging knockout length", Unit::Rounds),
-        Key::new("sap_ko_rounds", "sap knockout length", Unit::Rounds),
-        Key::new(
-            "mug_level_diff",
-            "a monster's level in the mugging save",
-            Unit::None,
-        ),
-        Key::new("armed_defender_bonus", "armed defender's bonus", Unit::None),
-        Key::new(
-            "armed_defender_extra_attack",
-            "armed defender's strike is an extra attack",
-            Unit::None,
-        ),
-        Key::new("sap_penalty", "sap to-hit penalty", Unit::None),
-        Key::new(
-            "sap_ko_per_point",
-            "sap knockout chance per point",
-            Unit::Percent,
-        ),
-        Key::new("sap_ko_cap", "sap knockout cap", Unit::Percent),
-        Key::new(
-            "sap_helpless_ko_per_point",
-            "sap knockout chance per point on a helpless victim",
-            Unit::Percent,
-        ),
-        Key::new(
-            "sap_helpless_ko_cap",
-            "sap cap on a helpless victim",
-            Unit::Percent,
-        ),
-        Key::new(
-            "sap_wake_at",
-            "d100 that wakes a sapped sleeper",
-            Unit::None,
-        ),
-        Key::new("grab_contest", "grab contest", Unit::None),
-        Key::new(
-            "grab_size_rounding",
-            "rounding of the halved size modifier",
-            Unit::None,
-        ),
-        Key::new("death_at", "death at", Unit::HitPoints),
-        Key::new(
-            "temp_heal_rounds",
-            "temporary damage heals a point every",
-            Unit::Rounds,
-        ),
-        Key::new(
-            "held_back_odd_point",
-            "odd point of a held-back blow",
-            Unit::None,
-        ),
-        Key::new("mug_bare_hands", "bare hands can mug", Unit::None),
-        Key::new(
-            "mug_humanoid_only",
-            "only humanoids can be mugged",
-            Unit::None,
-        ),
-        Key::new(
-            "armed_defender_vs_grabs",
-            "an armed victim strikes a grabber first",
-            Unit::None,
-        ),
-        Key::new(
-            "grab_person_size",
-            "size modifier in a grab of a person",
-            Unit::None,
-        ),
-        Key::new(
-            "martial_arts_row",
-            "roll that reads martial arts",
-            Unit::None,
-        ),
-        Key::new("held_response", "what a held fighter does", Unit::None),
-    ];
-
     /// The names of every switch, in docs/rules.md §8 order (for suggestions on a misspelt switch).
-    pub const SWITCHES: [&'static str; 29] = keys(&RuleOptions::KEYS);
-
-    /// Checks every range docs/rules.md §8 states; the first violation is returned.
-    pub fn validate(&self) -> Result<(), OptionError> {
-        let ratio = self.mug_max_height_ratio;
-        if !(ratio.is_finite() && ratio > 0.0) {
-            return Err(OptionError {
-                switch: "mug_max_height_ratio",
-                expected: "a number greater than 0, such as 2",
-            });
-        }
-        let percents = [
-            ("sap_ko_per_point", self.sap_ko_per_point),
-            ("sap_ko_cap", self.sap_ko_cap),
-            ("sap_helpless_ko_per_point", self.sap_helpless_ko_per_point),
-            ("sap_helpless_ko_cap", self.sap_helpless_ko_cap),
-        ];
-        for (switch, value) in percents {
-            if value > 100 {
-                return Err(OptionError {
-                    switch,
-                    expected: "a percentage from 0 to 100",
-                });
-            }
-        }
-        if !(1..=101).contains(&self.sap_wake_at) {
-            return Err(OptionError {
-                switch: "sap_wake_at",
-                expected: "a d100 roll from 1 to 101 (101: a sleeper never wakes)",
-            });
-        }
-        if self.death_at != 0 && self.death_at != -10 {
-            return Err(OptionError {
-                switch: "death_at",
-                expected: "0 or -10",
-            });
-        }
-        if self.temp_heal_rounds == 0 {
-            return Err(OptionError {
-                switch: "temp_heal_rounds",
-                expected: "a whole number of rounds, at least 1",
-            });
-        }
-        // A range test, not `abs()`: `i32::MIN.abs()` overflows (to itself, below 20, in a release build).
-        for (switch, value) in [
-            ("armed_defender_bonus", self.armed_defender_bonus),
-            ("sap_penalty", self.sap_penalty),
-        ] {
-            if !(-20..=20).contains(&value) {
-                return Err(OptionError {
-                    switch,
-                    expected: "a modifier from -20 to 20",
-                });
-            }
-        }
-        Ok(())
-    }
+    pub const SWITCHES: [&'static str; SWITCH_COUNT] = keys(&RuleOptions::KEYS);
 }
 
 #[cfg(test)]
@@ -523,6 +411,62 @@ mod tests {
         listed.sort_unstable();
         keys_sorted.sort_unstable();
         assert_eq!(listed, keys_sorted);
+    }
+
+    #[test]
+    fn the_schema_and_validate_draw_every_range_at_the_same_place() {
+        // Each switch's row states its range once: the schema and `validate` must both take each end and
+        // both refuse the value just beyond it.
+        let schema = schemars::schema_for!(RuleOptions).to_value();
+        let properties = schema["properties"].as_object().unwrap();
+        let accepted = |switch: &str, value: serde_json::Value| {
+            let options: RuleOptions =
+                serde_json::from_value(serde_json::json!({ switch: value })).unwrap();
+            options.validate().is_ok()
+        };
+        let mut ranged = 0;
+        for switch in RuleOptions::SWITCHES {
+            let property = &properties[switch];
+            let number = |key: &str| property.get(key).and_then(serde_json::Value::as_f64);
+            let float = property["type"] == "number";
+            let step = if float { 1e-9 } else { 1.0 };
+            let value = |x: f64| {
+                if float {
+                    serde_json::json!(x)
+                } else {
+                    serde_json::json!(x as i64)
+                }
+            };
+            // An unsigned switch's `minimum: 0` is its type's, which serde enforces; not a range.
+            let unsigned = property["format"]
+                .as_str()
+                .is_some_and(|f| f.starts_with("uint"));
+            if let Some(min) = number("minimum").filter(|m| !(unsigned && *m == 0.0)) {
+                assert!(accepted(switch, value(min)), "{switch} = {min}");
+                assert!(!accepted(switch, value(min - step)), "{switch} below {min}");
+                ranged += 1;
+            }
+            if let Some(max) = number("maximum") {
+                assert!(accepted(switch, value(max)), "{switch} = {max}");
+                assert!(!accepted(switch, value(max + step)), "{switch} above {max}");
+                ranged += 1;
+            }
+            if let Some(min) = number("exclusiveMinimum") {
+                assert!(!accepted(switch, value(min)), "{switch} = {min}");
+                assert!(accepted(switch, value(min + step)), "{switch} above {min}");
+                ranged += 1;
+            }
+            if let Some(allowed) = property.get("enum").and_then(|e| e.as_array()) {
+                for v in allowed {
+                    assert!(accepted(switch, v.clone()), "{switch} = {v}");
+                }
+                let between = allowed.iter().filter_map(|v| v.as_f64()).sum::<f64>() / 2.0;
+                assert!(!accepted(switch, value(between)), "{switch} = {between}");
+                ranged += 1;
+            }
+        }
+        // Ten switches have a range; the two modifiers and sap_wake_at have two ends each.
+        assert_eq!(ranged, 13);
     }
 
     #[test]

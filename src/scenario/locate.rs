@@ -120,13 +120,27 @@ pub struct Source {
 impl Source {
     /// Reads the spans of `text`, which must already parse as TOML.
     pub fn new(file: &str, text: &str) -> Source {
-        let root = DeTable::parse(text)
-            .map(|t| table_node(t.get_ref()))
-            .unwrap_or(Node::Leaf);
+        match DeTable::parse(text) {
+            Ok(document) => Source::of(file, text, document.get_ref()),
+            Err(_) => Source::spanless(file, text),
+        }
+    }
+
+    /// The spans of `document`, the parsed `text`.
+    pub fn of(file: &str, text: &str, document: &DeTable<'_>) -> Source {
         Source {
             file: file.to_string(),
             text: text.to_string(),
-            root,
+            root: table_node(document),
+        }
+    }
+
+    /// `text` without spans (it does not parse): errors can still point at a byte offset.
+    pub fn spanless(file: &str, text: &str) -> Source {
+        Source {
+            file: file.to_string(),
+            text: text.to_string(),
+            root: Node::Leaf,
         }
     }
 

@@ -5,7 +5,9 @@
 //! the types of the file as written (with spans); then every point is merged (base, variant, sweep values),
 //! resolved against the rules, and any error is traced back to the text that set the faulty field.
 
+pub mod action_options;
 pub mod chart;
+pub mod combatant;
 pub mod describe;
 pub mod locate;
 pub mod schema;
@@ -16,15 +18,17 @@ use std::io::Read;
 use std::path::Path;
 
 use serde::Deserialize;
+use toml::de::{DeTable, Deserializer};
 use toml::{Table, Value};
 
-use crate::rules::action::{Action, ActionOptionsSpec, Prepared};
-use crate::rules::combatant::SpecError;
+use crate::rules::action::{Action, Prepared};
 use crate::rules::options::RuleOptions;
-use crate::rules::{Combatant, CombatantSpec, Ineligible, Matchup};
+use crate::rules::{Combatant, Ineligible, Matchup};
 use crate::stats::metrics;
 use crate::stats::paired::{self, Comparison};
+pub use action_options::ActionOptionsSpec;
 use chart::{Chart, ChartSpec};
+pub use combatant::{CombatantSpec, SpecError};
 use locate::{ScenarioError, Seg, Source, did_you_mean};
 use sweep::{SECTIONS, SweepValue};
 
@@ -250,18 +254,22 @@ impl Scenario {
                 help: None,
             });
         }
-        let table: Table =
-            toml::from_str(text).map_err(|e| Source::new(file, text).from_toml(&e))?;
+        // The text is parsed once: the spans errors point with, the plain tables that variants and sweeps
+        // merge, and the typed file are all read from this one document.
+        let document =
+            DeTable::parse(text).map_err(|e| Source::spanless(file, text).from_toml(&e))?;
+        let table = Table::deserialize(Deserializer::from(document.clone()))
+            .map_err(|e| Source::spanless(file, text).from_toml(&e))?;
         if table.is_empty() {
             // Shown with the file's own first line (a comment, or nothing), which the message names.
-            return Err(Source::new(file, text).error_at(
+            return Err(Source::spanless(file, text).error_at(
                 None,
                 "the scenario is empty: expected at least `action` and the `[attacker]` and `[victim]` tables",
                 Some("start from a file in scenarios/, such as scenarios/mugging-level-gap.toml".to_string()),
             ));
         }
-        let source = Source::new(file, text);
-        let raw: RawScenario = toml::from_str(text).map_err(|e| {
+        let source = Source::of(file, text, document.get_ref());
+        let raw = RawScenario::deserialize(Deserializer::from(document)).map_err(|e| {
             let mut err = source.from_toml(&e);
             if err.message.contains("missing field `action`") {
                 err.help = Some(format!(
@@ -820,9 +828,10 @@ impl Builder<'_> {
         let grid: usize = axes.iter().map(|a| a.values.len()).product();
         let mut points = Vec::with_capacity(variants.len() * grid);
         for (v, (_, overrides, action)) in variants.iter().enumerate() {
+            let sections = self.sections(*action, overrides);
             for flat in 0..grid {
                 let picks = picks_of(axes, flat);
-                points.push(self.point(*action, v, overrides, axes, &picks)?);
+                points.push(self.point(*action, v, &sections, axes, &picks)?);
             }
         }
         Ok(points)
@@ -996,6 +1005,7 @@ impl Builder<'_> {
                 values: values.clone(),
             });
             let grid: usize = axes.iter().map(|a| a.values.len()).product();
+            let sections = self.sections(action, &variants[variant].1);
             let mut rows = Vec::new();
             for g in 0..grid {
                 let picks = picks_of(axes, g);
@@ -1011,7 +1021,7 @@ impl Builder<'_> {
                     let mut picks = picks.clone();
                     picks.push(k);
                     let point = self
-                        .point(action, variant, &variants[variant].1, &tuned_axes, &picks)
+                        .point(action, variant, &sections, &tuned_axes, &picks)
                         .map_err(|e| {
                             fail(
                                 "range",
@@ -1087,15 +1097,9 @@ impl Builder<'_> {
         vec![Seg::Key(section), Seg::Key(field)]
     }
 
-    fn point(
-        &self,
-        action: Action,
-        variant: usize,
-        overrides: &Table,
-        axes: &[Axis],
-        picks: &[usize],
-    ) -> Result<Point, ScenarioError> {
-        // Base, then the variant's tables key by key, then the sweep values.
+    /// A variant's [`SECTIONS`]: the base's tables, then the variant's key by key. Merged once per
+    /// variant; each point adds its sweep values to a copy.
+    fn sections(&self, action: Action, overrides: &Table) -> [Table; 4] {
         let mut sections: [Table; 4] = Default::default();
         // A variant with its own action does not inherit the options of the file's action.
         let own_action = action != self.raw.action;
@@ -1109,6 +1113,19 @@ impl Builder<'_> {
                 merged.extend(t.iter().map(|(k, v)| (k.clone(), v.clone())));
             }
         }
+        sections
+    }
+
+    /// One point: the variant's `sections` with this point's sweep values, resolved.
+    fn point(
+        &self,
+        action: Action,
+        variant: usize,
+        sections: &[Table; 4],
+        axes: &[Axis],
+        picks: &[usize],
+    ) -> Result<Point, ScenarioError> {
+        let mut sections = sections.clone();
         let mut values = Vec::with_capacity(axes.len());
         for (axis, pick) in axes.iter().zip(picks) {
             let value = axis.values[*pick].clone();
@@ -1128,7 +1145,7 @@ impl Builder<'_> {
         let [attacker, victim, action_options, rules] = sections;
         let combatant = |side: &'static str, table: Table| -> Result<Combatant, ScenarioError> {
             let spec: CombatantSpec = self.typed(side, table, axes, picks)?;
-            Combatant::resolve(&spec).map_err(|SpecError { field, message }| {
+            spec.resolve().map_err(|SpecError { field, message }| {
                 let path = self.origin(variant, axes, picks, side, field);
                 self.error(&path, format!("{side}.{field}: {message}"), None)
             })

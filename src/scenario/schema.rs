@@ -15,9 +15,10 @@ use serde_json::{Value, json};
 use crate::dice::Dice;
 use crate::rules::action::Action;
 use crate::rules::catalog;
-use crate::rules::combatant::{HitPoints, WeaponSpec};
+use crate::rules::combatant::HitPoints;
 use crate::rules::tables::{ArmorType, HitDice, Size, Strength};
 use crate::scenario::RawScenario;
+use crate::scenario::combatant::{InlineWeapon, WeaponSpec};
 use crate::scenario::sweep::SECTIONS;
 
 /// The schema of a scenario file, as `subdual schema` prints it.
@@ -269,7 +270,7 @@ impl JsonSchema for WeaponSpec {
         let named = names(catalog::weapon_names().collect::<Vec<_>>());
         json_schema!({
             "description": "A weapon of the catalog by name, or an inline weapon (named after a catalog weapon, it starts from its numbers).",
-            "anyOf": [named, generator.subschema_for::<crate::rules::combatant::InlineWeapon>()]
+            "anyOf": [named, generator.subschema_for::<InlineWeapon>()]
         })
     }
 }

@@ -4,9 +4,9 @@ use std::fmt;
 
 use toml::Value;
 
-use crate::rules::action::ActionOptionsSpec;
 use crate::rules::options::RuleOptions;
-use crate::rules::{CombatantSpec, Key, Unit, keys};
+use crate::rules::{Key, Unit, keys};
+use crate::scenario::{ActionOptionsSpec, CombatantSpec};
 
 /// The most points one file may ask for (variants × sweep points): beyond it a typo is more likely than
 /// a study.
@@ -281,9 +281,10 @@ pub fn range_values(table: &toml::Table) -> Result<Vec<SweepValue>, String> {
                     "the range has {count} values; at most {MAX_POINTS}"
                 ));
             }
-            // Every value lies between `from` and `to`, so none overflows.
-            (0..count as i64)
-                .map(|i| SweepValue::Int(a + i * s))
+            // Every value lies between `from` and `to`, so none overflows; `i * s` alone may (the step can be
+            // above 2^62), so each is reckoned in 128 bits.
+            (0..count)
+                .map(|i| SweepValue::Int((i128::from(*a) + i * i128::from(*s)) as i64))
                 .collect()
         }
         _ => {

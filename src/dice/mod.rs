@@ -15,9 +15,9 @@
 //! through serde as that same string, and knows its exact distribution so that Monte Carlo results
 //! can be checked against the truth.
 //!
-//! One file per concept: [`notation`] is the expression itself (bounds, parse, print, serde),
-//! [`distribution`] its exact distribution, [`roller`] the trait and the generators behind it,
-//! [`enumerator`] the exact walk, and [`scripted`] the test roller. Everything is re-exported here, so
+//! One file per concept: `notation` is the expression itself (bounds, parse, print, serde),
+//! `distribution` its exact distribution, `roller` the trait and the generators behind it,
+//! `enumerator` the exact walk, and `scripted` the test roller. Everything is re-exported here, so
 //! the crate names `crate::dice::X` whatever file `X` lives in.
 
 mod distribution;

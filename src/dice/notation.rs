@@ -140,6 +140,7 @@ fn notation(count: u32, sides: u32, bonus: i64) -> String {
         b => format!("{count}d{sides}{b}"),
     }
 }
+
 /// Why a dice expression was refused. Each variant carries the offending input (the trimmed text,
 /// or for [`Dice::new`] the would-be notation) and its message says what was expected with an
 /// example, because these messages reach the person who typed the dice.

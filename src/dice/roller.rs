@@ -14,6 +14,8 @@ pub trait Roller {
     /// Asked by a loop that rolls again on a tie (the grab contest) before it does. A generator always
     /// answers yes; the [`Enumerator`] answers no, to stop walking an endless branch whose probability it
     /// accounts for exactly instead (a geometric series).
+    ///
+    /// [`Enumerator`]: super::Enumerator
     #[inline]
     fn repeat_tie(&mut self) -> bool {
         true
@@ -27,12 +29,15 @@ pub trait Roller {
     /// each, so the stream of dice is the same as if the value had been asked for. The enumerator walks the
     /// regions themselves, each weighed by the ways the dice fall in it: hit points of 9d10 are then three
     /// branches rather than 10^9.
+    ///
+    /// [`Enumerator`]: super::Enumerator
     #[inline]
     fn region(&mut self, dice: &Dice, cuts: &[i32]) -> usize {
         let value = dice.roll(self);
         cuts.iter().filter(|&&cut| value > cut).count()
     }
 }
+
 /// Every rand_core generator is a Roller: unbiased Lemire multiply-shift on `next_u32` with rejection
 /// (the rejection threshold `(2^32 - sides) % sides` computed only when the low word is below `sides`).
 ///

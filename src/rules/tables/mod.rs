@@ -23,8 +23,8 @@
 //! lives here too, since those values are the keys of the tables. Parsing is checked: bad input is a
 //! [`ValueError`], never a panic.
 //!
-//! One file per table ([`thac0`], [`saves`], [`strength`], [`dexterity`], [`brawl`], [`martial_arts`],
-//! [`armor`], [`size`]) and one for [`hit_dice`], the key of the monster rows; what they share (the
+//! One file per table (`thac0`, `saves`, `strength`, `dexterity`, `brawl`, `martial_arts`,
+//! `armor`, `size`) and one for `hit_dice`, the key of the monster rows; what they share (the
 //! [`ValueError`] of a bad value, the band lookup, the parsing helpers) is here, and everything is
 //! re-exported, so the crate names `crate::rules::tables::X` whatever file `X` lives in.
 

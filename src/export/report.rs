@@ -17,7 +17,7 @@
 //!
 //! The run's own facts (command line, threads, start time, elapsed seconds) sit between
 //! [`RUN_BEGIN`] and [`RUN_END`]; everything else is a function of the scenario, seed and trials alone, as
-//! the CSV files are (tests/determinism.rs compares the rest across thread counts).
+//! the CSV files are (tests/it/determinism.rs compares the rest across thread counts).
 
 use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo};

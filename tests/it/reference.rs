@@ -2,10 +2,10 @@
 //! `subdual reference NAME` prints, `docs/scenario.schema.json` is what `subdual schema` prints, and the code
 //! cites only documents of the repository.
 //!
-//! After a deliberate change of a list: `UPDATE_REFERENCE=1 cargo test --release --test reference`, then
+//! After a deliberate change of a list: `UPDATE_REFERENCE=1 cargo test --release --test it reference::`, then
 //! review the diff of `docs/`.
 
-mod common;
+use crate::common;
 
 use common::*;
 
@@ -70,7 +70,7 @@ fn every_generated_list_in_docs_is_what_the_program_prints() {
                 body,
                 reference(&name),
                 "docs/{doc}, block `{name}` differs from `subdual reference {name}` \
-                 (run UPDATE_REFERENCE=1 cargo test --release --test reference and review the diff)"
+                 (run UPDATE_REFERENCE=1 cargo test --release --test it reference:: and review the diff)"
             );
             seen.push(name);
         }
@@ -98,7 +98,7 @@ fn the_shipped_schema_is_what_the_program_prints() {
     assert!(
         read(&path) == stdout(&o),
         "docs/scenario.schema.json differs from `subdual schema` \
-         (run UPDATE_REFERENCE=1 cargo test --release --test reference and review the diff)"
+         (run UPDATE_REFERENCE=1 cargo test --release --test it reference:: and review the diff)"
     );
 }
 

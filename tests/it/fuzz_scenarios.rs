@@ -19,7 +19,7 @@
 //! `FUZZ_REPRO_DIR` (where to write each repro and its note) tune it:
 //!
 //! ```text
-//! FUZZ_CASES=50000 FUZZ_REPRO_DIR=/tmp/fuzz-repros cargo test --release --test fuzz_scenarios -- --ignored
+//! FUZZ_CASES=50000 FUZZ_REPRO_DIR=/tmp/fuzz-repros cargo test --release --test it fuzz_scenarios:: -- --ignored
 //! ```
 
 use std::cell::{Cell, RefCell};

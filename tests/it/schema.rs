@@ -3,7 +3,7 @@
 //! unknown monster fail it; and it never rejects a file that `subdual check` accepts, over a corpus of
 //! accepted files built from every catalog name, spelling, switch value and field.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

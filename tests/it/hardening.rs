@@ -3,7 +3,7 @@
 //! the old one nor the new one, text that drives the terminal (docs/scenarios.md "Outputs",
 //! "Limits").
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

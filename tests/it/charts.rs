@@ -1,7 +1,7 @@
 //! Charts through the real binary: every `[[chart]]` lands as SVG and PNG beside the CSV files, the
 //! default chart appears when none is asked for, and `--no-charts` skips them all.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

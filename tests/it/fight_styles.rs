@@ -1,7 +1,7 @@
 //! The fighting styles through the binary: martial arts for the trained (the untrained told why not), and
 //! the disarm with its `then`.
 
-mod common;
+use crate::common;
 
 use common::*;
 

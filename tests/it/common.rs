@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: run the real `subdual` binary, give every test its own
 //! scratch folder, read the CSV files back (RFC 4180) and check JSON without any extra crate.
 //!
-//! Each test target uses only some of these helpers.
+//! Each test module uses only some of these helpers.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! report.html agrees too, once the facts of the run itself (command line, threads, start, elapsed time),
 //! which it keeps between two markers, are cut out.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! 4.5 standard errors of its exact value, the 95 % Wilson intervals cover the exact value about 95 % of the
 //! time, and the command line writes `exact.csv` and the `exact` column.
 
-mod common;
+use crate::common;
 
 use common::*;
 use subdual::engine;

@@ -1,7 +1,7 @@
 //! The command line, driven through the real binary: every shipped scenario, argument errors, what `run`
 //! prints, the manifest, `check` and `catalog`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

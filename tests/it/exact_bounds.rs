@@ -3,7 +3,7 @@
 //! and a message naming the file, the variant and the reason, before anything is computed; `run --exact`
 //! runs it all the same, leaves its `exact` cells empty and says so on stderr (docs/scenarios.md, `exact`).
 
-mod common;
+use crate::common;
 
 use common::*;
 

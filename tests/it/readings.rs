@@ -3,7 +3,7 @@
 //! melee, saps and strikes meet hit points, grabs meet an armed victim, fists do not mug and only humanoids
 //! are mugged, and a victim holds back only a controllable weapon.
 
-mod common;
+use crate::common;
 
 use common::*;
 

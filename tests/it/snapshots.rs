@@ -2,9 +2,9 @@
 //! distributions.csv compared byte for byte with the files committed under tests/snapshots/.
 //!
 //! To accept a deliberate change of the format or of the results: `UPDATE_SNAPSHOTS=1 cargo test --release
-//! --test snapshots`, then read the diff of tests/snapshots/ before committing it.
+//! --test it snapshots::`, then read the diff of tests/snapshots/ before committing it.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -17,7 +17,7 @@
 //! test prints why and passes, unless `SUBDUAL_REQUIRE_BROWSER=1` (as `.ci/run` sets), where it fails.
 //! Chromium runs with `--no-sandbox`, since CI runs as root, where its sandbox refuses to start.
 
-mod common;
+use crate::common;
 
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! error beats the unpaired one, simulated differences meet the exact ones, and a tune finds the exact
 //! answer.
 
-mod common;
+use crate::common;
 
 use common::*;
 
@@ -208,8 +208,8 @@ fn the_shipped_three_action_study_compares_across_actions() {
 }
 
 /// Coverage of the 95 % paired difference interval: over 400 seeds, the share of intervals that hold the
-/// exact difference must be 93-97 %. Slow (400 runs); run with `cargo test --release --test differences
-/// -- --ignored`.
+/// exact difference must be 93-97 %. Slow (400 runs); run with `cargo test --release --test it
+/// differences:: -- --ignored`.
 #[test]
 #[ignore]
 fn the_95_percent_difference_interval_covers_the_exact_difference() {

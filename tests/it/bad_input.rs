@@ -2,7 +2,7 @@
 //! points at the faulty text and says what is wrong (with a suggestion for a misspelt name), no panic, and
 //! no output folder, with `run` and with `check` alike.
 
-mod common;
+use crate::common;
 
 use common::{MUG_BASE, Scratch, describe, stderr, stdout, subdual};
 

@@ -2,7 +2,7 @@
 //! writes, whatever the split, the shards' thread counts and the order of the parts; every part that does
 //! not belong is refused, naming its file (docs/scenarios.md "Shards").
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -5,7 +5,7 @@
 //! read from them (its metric table) all live in one place.
 //!
 //! The engine, the exact walk and the summaries never match on the kind of action: they go through the one
-//! dispatch, [`with_maneuver!`](crate::rules::maneuver::with_maneuver), which hands each variant of
+//! dispatch, `with_maneuver!` (a crate-private macro in this file), which hands each variant of
 //! [`Prepared`](crate::rules::action::Prepared) to code generic over `M: Maneuver`. Each arm is
 //! monomorphised, so the per-trial loop is specialised to one action with no dynamic call in it.
 //!

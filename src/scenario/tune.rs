@@ -2,7 +2,7 @@
 //! to a target, or to another variant's value of it, at every point of the sweep.
 //!
 //! Every candidate value is resolved and validated with the scenario, before anything runs, exactly as a
-//! sweep value would be; the search itself is `crate::tuning`.
+//! sweep value would be; the search itself lives with the study (`study::tuning`).
 
 use serde::Deserialize;
 

@@ -7,7 +7,7 @@
 use std::ops::AddAssign;
 
 /// Counts of each whole-number value of one quantity (knockout rounds, damage, contest rolls). Serialized
-/// into a shard's part file (src/shard.rs), which is why its integers are its whole state.
+/// into a shard's part file (src/study/shard.rs), which is why its integers are its whole state.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Histogram {
     /// The value counted by `counts[0]`.

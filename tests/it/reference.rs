@@ -150,3 +150,47 @@ fn the_code_and_the_documents_cite_only_the_repository() {
         }
     }
 }
+
+#[test]
+fn every_source_file_the_documents_name_exists() {
+    // A moved file leaves its old path in prose that no compiler reads: README's layout, docs/rules.md's
+    // "Code:" lines, a comment that says where a rule lives. CHANGELOG.md keeps old paths as history.
+    let mut files = vec![repo().join("README.md"), repo().join("CONTRIBUTING.md")];
+    let mut stack = vec![repo().join("src"), repo().join("docs"), repo().join("benches")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| ["rs", "md"].contains(&e.to_str().unwrap_or("")))
+            {
+                files.push(path);
+            }
+        }
+    }
+    let mut checked = 0;
+    for path in files {
+        let text = read(&path);
+        for (at, _) in text.match_indices(".rs") {
+            let start = text[..at]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '/'))
+                .map_or(0, |i| i + 1);
+            let cited = &text[start..at + 3];
+            if ["src/", "tests/", "benches/"]
+                .iter()
+                .any(|root| cited.starts_with(root))
+            {
+                checked += 1;
+                assert!(
+                    repo().join(cited).is_file(),
+                    "{} names {cited}, which does not exist",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} paths were found: the scan is broken");
+}
+

@@ -36,6 +36,3 @@ pub mod scenario;
 pub mod stats;
 pub mod study;
 pub mod suggest;
-
-// Shards moved under the study; the old path stays for callers outside the library.
-pub use study::shard;

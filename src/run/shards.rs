@@ -79,8 +79,12 @@ pub fn run_shard(
         .map_err(|e| RunError::Threads(Some(e)))?
     };
     part.run.elapsed_ms = started.clock.elapsed().as_millis() as u64;
-    let path = write_part(&parts, &name, &shard::encode(&part))
-        .map_err(|source| RunError::WritePart { path, source })?;
+    let bytes = shard::encode(&part).map_err(|e| RunError::WritePart {
+        path: path.clone(),
+        source: e.into(),
+    })?;
+    let path =
+        write_part(&parts, &name, &bytes).map_err(|source| RunError::WritePart { path, source })?;
     Ok(ShardRun::Ran {
         items,
         of: work.items(),

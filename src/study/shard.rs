@@ -265,16 +265,17 @@ struct ProbeHeader {
     format: String,
 }
 
-/// A part's bytes: JSON with a checksum, and a final newline.
-pub fn encode(part: &Part) -> Vec<u8> {
-    let body = serde_json::to_vec(part).unwrap_or_default();
+/// A part's bytes: JSON with a checksum, and a final newline. An error is returned, never an empty body
+/// whose checksum would seal nothing.
+pub fn encode(part: &Part) -> Result<Vec<u8>, serde_json::Error> {
+    let body = serde_json::to_vec(part)?;
     let sealed = Sealed {
         part: part.clone(),
         checksum: crate::digest::sha256_hex(&body),
     };
-    let mut bytes = serde_json::to_vec(&sealed).unwrap_or_default();
+    let mut bytes = serde_json::to_vec(&sealed)?;
     bytes.push(b'\n');
-    bytes
+    Ok(bytes)
 }
 
 /// Why a part file cannot be merged.
@@ -302,7 +303,7 @@ pub fn decode(bytes: &[u8]) -> Result<Part, PartError> {
         return Err(PartError::Format(probe.part.header.format));
     }
     let sealed: Sealed = serde_json::from_slice(bytes).map_err(unreadable)?;
-    let body = serde_json::to_vec(&sealed.part).unwrap_or_default();
+    let body = serde_json::to_vec(&sealed.part).map_err(unreadable)?;
     if crate::digest::sha256_hex(&body) != sealed.checksum {
         return Err(PartError::Corrupt);
     }
@@ -578,7 +579,7 @@ mod tests {
                     // Through the file format: the 128-bit joint sums must survive it.
                     (
                         part_name(i, n),
-                        decode(&encode(&part)).expect("a valid part"),
+                        decode(&encode(&part).unwrap()).expect("a valid part"),
                     )
                 })
                 .collect();
@@ -592,7 +593,7 @@ mod tests {
     fn a_part_round_trips_and_a_flipped_byte_is_caught() {
         let s = shipped("mugging-level-gap");
         let part = run_shard(&s, &work(&s, s.trials), 1, 4, facts(), &|_| {});
-        let bytes = encode(&part);
+        let bytes = encode(&part).unwrap();
         assert_eq!(decode(&bytes), Ok(part.clone()));
         let text = String::from_utf8(bytes.clone()).unwrap();
         let edited = text.replacen("\"trials\":", "\"trials\": ", 1);
@@ -609,7 +610,7 @@ mod tests {
         let mut other = part.clone();
         other.header.seed += 1;
         assert_eq!(
-            decode(&encode(&other)),
+            decode(&encode(&other).unwrap()),
             Err(PartError::Inconsistent("study id".into()))
         );
     }

@@ -6,10 +6,10 @@ use crate::common;
 
 use common::*;
 use subdual::engine;
-use subdual::export::summary::summarize;
 use subdual::scenario::Scenario;
 use subdual::stats::exact::exact;
 use subdual::stats::metrics::is_probability;
+use subdual::study::summary::summarize;
 
 fn single_action_studies() -> Vec<Scenario> {
     let mut files: Vec<_> = std::fs::read_dir(repo().join("scenarios"))

@@ -156,7 +156,11 @@ fn every_source_file_the_documents_name_exists() {
     // A moved file leaves its old path in prose that no compiler reads: README's layout, docs/rules.md's
     // "Code:" lines, a comment that says where a rule lives. CHANGELOG.md keeps old paths as history.
     let mut files = vec![repo().join("README.md"), repo().join("CONTRIBUTING.md")];
-    let mut stack = vec![repo().join("src"), repo().join("docs"), repo().join("benches")];
+    let mut stack = vec![
+        repo().join("src"),
+        repo().join("docs"),
+        repo().join("benches"),
+    ];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -191,6 +195,8 @@ fn every_source_file_the_documents_name_exists() {
             }
         }
     }
-    assert!(checked > 20, "only {checked} paths were found: the scan is broken");
+    assert!(
+        checked > 20,
+        "only {checked} paths were found: the scan is broken"
+    );
 }
-

@@ -236,18 +236,24 @@ fn parts_that_do_not_belong_are_refused_naming_the_file() {
     let cut = scratch.write("cut/part-1-of-2.json", &bytes[..bytes.len() / 3]);
     assert_refused(&merge(&[&part(&a, 0, 2), &cut]), &["cut/part-1-of-2.json"]);
     // Another version of subdual (sealed as that version would seal it).
-    let mut other = subdual::shard::decode(&std::fs::read(part(&a, 1, 2)).unwrap()).unwrap();
+    let mut other = subdual::study::shard::decode(&std::fs::read(part(&a, 1, 2)).unwrap()).unwrap();
     other.header.version = "0.0.1".into();
     other.header.study_id = other.header.identity();
-    let old = scratch.write("old/part-1-of-2.json", subdual::shard::encode(&other));
+    let old = scratch.write(
+        "old/part-1-of-2.json",
+        subdual::study::shard::encode(&other).unwrap(),
+    );
     assert_refused(
         &merge(&[&part(&a, 0, 2), &old]),
         &["old/part-1-of-2.json", "the version"],
     );
-    let mut first = subdual::shard::decode(&std::fs::read(part(&a, 0, 2)).unwrap()).unwrap();
+    let mut first = subdual::study::shard::decode(&std::fs::read(part(&a, 0, 2)).unwrap()).unwrap();
     first.header.version = "0.0.1".into();
     first.header.study_id = first.header.identity();
-    let old0 = scratch.write("old/part-0-of-2.json", subdual::shard::encode(&first));
+    let old0 = scratch.write(
+        "old/part-0-of-2.json",
+        subdual::study::shard::encode(&first).unwrap(),
+    );
     assert_refused(&merge(&[&old0, &old]), &["subdual 0.0.1"]);
     // Not a part at all; a folder without parts.
     let junk = scratch.write("junk/part-0-of-2.json", "hello");

@@ -20,7 +20,7 @@ use crate::export::chart::figure::{
 };
 
 /// DejaVu Sans (Bitstream Vera licence, shipped beside it in `assets/fonts/`).
-pub static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+pub static FONT: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
 
 /// The family every text is set in. Plotters looks the embedded font up by this name, and the SVG backend
 /// writes it as each text's `font-family`: a viewer without DejaVu Sans falls back to Verdana or Arial,

@@ -11,7 +11,6 @@ pub mod manifest;
 pub(crate) mod markup;
 pub mod report;
 pub mod size;
-pub mod summary;
 pub mod words;
 pub mod write;
 

@@ -9,7 +9,6 @@
 use crate::export::chart::figure::{
     Cell, Figure, HeatmapFigure, HistogramFigure, LineFigure, LinePoint, Plot, Series,
 };
-use crate::export::summary::PointSummary;
 use crate::export::words::{confidence, thousands, trim};
 use crate::scenario::Scenario;
 use crate::scenario::chart::{Chart, ChartKind, YScale};
@@ -19,6 +18,7 @@ use crate::stats::Tally;
 use crate::stats::interval::{Estimate, z_for};
 use crate::stats::metrics::{self, MetricValue};
 use crate::study::DifferenceRow;
+use crate::study::summary::PointSummary;
 use crate::study::tuning::TunePoint;
 
 /// Below this top value (in percent), a probability's axis is cut down to the data: a rare event on a
@@ -919,8 +919,8 @@ fn histogram(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::summary::summarize;
     use crate::study;
+    use crate::study::summary::summarize;
 
     fn shipped(name: &str) -> Scenario {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -8,11 +8,11 @@ pub mod draw;
 pub mod figure;
 pub mod glyphs;
 
-use crate::export::summary::PointSummary;
 use crate::scenario::Scenario;
 use crate::scenario::chart::ChartSize;
 use crate::stats::Tally;
 use crate::study::DifferenceRow;
+use crate::study::summary::PointSummary;
 use crate::study::tuning::TunePoint;
 use figure::{Canvas, Figure};
 

@@ -109,16 +109,10 @@ fn an_unknown_part_is_bad_input() {
     assert!(stderr(&o).contains("switches"), "{}", describe(&o));
 }
 
-#[test]
-fn the_code_and_the_documents_cite_only_the_repository() {
+/// Every file with one of `extensions` under the repository's folders `roots`.
+fn files_under(roots: &[&str], extensions: &[&str]) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
-    let mut stack = vec![
-        repo().join("src"),
-        repo().join("tests"),
-        repo().join("benches"),
-        repo().join("docs"),
-        repo().join("scenarios"),
-    ];
+    let mut stack: Vec<_> = roots.iter().map(|root| repo().join(root)).collect();
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -126,12 +120,21 @@ fn the_code_and_the_documents_cite_only_the_repository() {
                 stack.push(path);
             } else if path
                 .extension()
-                .is_some_and(|e| ["rs", "md", "toml", "sh"].contains(&e.to_str().unwrap_or("")))
+                .is_some_and(|e| extensions.contains(&e.to_str().unwrap_or("")))
             {
                 files.push(path);
             }
         }
     }
+    files
+}
+
+#[test]
+fn the_code_and_the_documents_cite_only_the_repository() {
+    let mut files = files_under(
+        &["src", "tests", "benches", "docs", "scenarios"],
+        &["rs", "md", "toml", "sh"],
+    );
     files.push(repo().join("README.md"));
     // Spelled in pieces, so that this file does not name them itself.
     let outside = [
@@ -155,25 +158,8 @@ fn the_code_and_the_documents_cite_only_the_repository() {
 fn every_source_file_the_documents_name_exists() {
     // A moved file leaves its old path in prose that no compiler reads: README's layout, docs/rules.md's
     // "Code:" lines, a comment that says where a rule lives. CHANGELOG.md keeps old paths as history.
-    let mut files = vec![repo().join("README.md"), repo().join("CONTRIBUTING.md")];
-    let mut stack = vec![
-        repo().join("src"),
-        repo().join("docs"),
-        repo().join("benches"),
-    ];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| ["rs", "md"].contains(&e.to_str().unwrap_or("")))
-            {
-                files.push(path);
-            }
-        }
-    }
+    let mut files = files_under(&["src", "docs", "benches"], &["rs", "md"]);
+    files.extend([repo().join("README.md"), repo().join("CONTRIBUTING.md")]);
     let mut checked = 0;
     for path in files {
         let text = read(&path);

@@ -163,7 +163,7 @@ pub trait Maneuver {
 /// The one dispatch over [`Prepared`](crate::rules::action::Prepared): evaluates `$body` with `$m` bound to
 /// the prepared maneuver of whichever variant `$p` is, each arm compiled for its own type.
 ///
-/// ```ignore
+/// ```text
 /// let paths = with_maneuver!(p, m => m.paths());
 /// ```
 macro_rules! with_maneuver {

@@ -161,6 +161,62 @@ pub enum HeldResponse {
     Attack,
 }
 
+/// Which side the armed-defender rule favours (docs/rules.md §6 "The armed defender, both ways").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ArmedDefenderSides {
+    /// Whoever holds a melee weapon against a foe who punches, wrestles, overbears or uses martial arts at
+    /// him, attacker or victim (the default).
+    #[default]
+    Both,
+    /// Only the victim, as the single actions once read the rule.
+    Victim,
+}
+
+/// Whether a lethal fighter finishes a foe who is down but alive (docs/rules.md §6 "No blows on the
+/// fallen").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishDowned {
+    /// A victim fighting to kill spends his remaining attacks, and the rounds after, on the downed foe,
+    /// hitting automatically (the default).
+    #[default]
+    Lethal,
+    /// Nobody strikes a foe who is down.
+    Never,
+}
+
+/// When a fighter's second attack of a round comes (docs/rules.md §6 "Staggered multiple attacks").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum MultipleAttacks {
+    /// After every fighter's first attack, in initiative order again (the PHB; the default). A monster's
+    /// different attack forms all come at its initiative.
+    #[default]
+    Staggered,
+    /// All of a side's attacks at its initiative.
+    Together,
+}
+
+/// How a held-back blow's damage is rounded (docs/rules.md §6 "Rounding of held-back damage").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum HeldBackRounding {
+    /// Each blow's total and its real part rounded as docs/rules.md §3 says (the default).
+    #[default]
+    PerBlow,
+    /// Damage kept in quarter points: a held-back blow is exactly half its roll, a quarter real.
+    Exact,
+}
+
 /// Declares the switches, one row each: its doc comment (the schema's description), field and type, default,
 /// name on charts and unit, and, for a switch with a range, the range as the schema states it and the
 /// message that names it. From these rows come the struct, its `Default`, [`RuleOptions::KEYS`],
@@ -305,6 +361,14 @@ switches! {
     martial_arts_row: MartialArtsRow = MartialArtsRow::Modified, "roll that reads martial arts", None;
     /// What a held fighter does with his first attack.
     held_response: HeldResponse = HeldResponse::BreakFree, "what a held fighter does", None;
+    /// Which side the armed-defender rule favours.
+    armed_defender_sides: ArmedDefenderSides = ArmedDefenderSides::Both, "armed defender's sides", None;
+    /// Whether a lethal victim finishes a downed foe.
+    finish_downed: FinishDowned = FinishDowned::Lethal, "a lethal victim finishes the downed", None;
+    /// When second attacks come.
+    multiple_attacks: MultipleAttacks = MultipleAttacks::Staggered, "second attacks", None;
+    /// How a held-back blow's damage is rounded.
+    held_back_rounding: HeldBackRounding = HeldBackRounding::PerBlow, "rounding of held-back damage", None;
 }
 
 /// A switch whose value is outside its range.
@@ -378,6 +442,10 @@ mod tests {
         assert!(o.grab_person_size);
         assert_eq!(o.martial_arts_row, MartialArtsRow::Modified);
         assert_eq!(o.held_response, HeldResponse::BreakFree);
+        assert_eq!(o.armed_defender_sides, ArmedDefenderSides::Both);
+        assert_eq!(o.finish_downed, FinishDowned::Lethal);
+        assert_eq!(o.multiple_attacks, MultipleAttacks::Staggered);
+        assert_eq!(o.held_back_rounding, HeldBackRounding::PerBlow);
         let parsed: RuleOptions = toml::from_str("held_back_odd_point = \"real\"").unwrap();
         assert_eq!(parsed.held_back_odd_point, OddPoint::Real);
         assert!(toml::from_str::<RuleOptions>("held_back_odd_point = \"half\"").is_err());

@@ -292,6 +292,11 @@ pub enum Ineligible {
     /// Grabbing an object needs something held.
     #[error("the victim holds no weapon to grab")]
     NothingToGrab,
+    /// An opening is made before the victim knows of the fight.
+    #[error(
+        "an opening needs a victim who is unaware, asleep or held (set victim.aware = false, or victim.state)"
+    )]
+    OpeningOnAware,
 }
 
 /// A state's name for messages.

@@ -176,13 +176,19 @@ pub const DEFINITIONS: &[Definition] = &[
         metric: "p_attacker_wins",
         name: "attacker wins",
         unit: Unit::Percent,
-        meaning: "the fight ended with only the victim down (unconscious, dead or pinned)",
+        meaning: "the fight ended with the attacker standing and the victim down (unconscious, dead or pinned); dead victims count too: see `p_taken_alive`",
+    },
+    Definition {
+        metric: "p_taken_alive",
+        name: "taken alive",
+        unit: Unit::Percent,
+        meaning: "the attacker won and the victim is alive at the end; with held-back blows it depends strongly on `held_back_rounding`",
     },
     Definition {
         metric: "p_victim_wins",
         name: "victim wins",
         unit: Unit::Percent,
-        meaning: "the fight ended with only the attacker down",
+        meaning: "the fight ended with the victim standing and the attacker down (a lethal victim finishes him first: see `finish_downed`)",
     },
     Definition {
         metric: "p_both_down",
@@ -194,7 +200,7 @@ pub const DEFINITIONS: &[Definition] = &[
         metric: "p_timeout",
         name: "timeout",
         unit: Unit::Percent,
-        meaning: "neither side fell within `max_rounds` (the four endings add up to 1)",
+        meaning: "nobody fell within `max_rounds` (the four endings add up to 1)",
     },
     Definition {
         metric: "p_victim_killed",
@@ -212,13 +218,13 @@ pub const DEFINITIONS: &[Definition] = &[
         metric: "p_won_by_opening",
         name: "won by the opening",
         unit: Unit::Percent,
-        meaning: "the opening (a mugging or a sap before round 1) took the victim out: the attacker won in round 0 (0 without an opening)",
+        meaning: "the opening took the victim out: a mugging or a sap before round 1 (the attacker won in round 0), or a sleeper sapped again round after round until knocked out or dropped (0 without an opening)",
     },
     Definition {
         metric: "rounds",
         name: "fight length",
         unit: Unit::Rounds,
-        meaning: "rounds fought (`max_rounds` for a timeout, 0 when the opening won)",
+        meaning: "rounds fought, to the end: the round the winner stopped striking or his foe died (`max_rounds` for a timeout, 0 when the opening won before round 1)",
     },
 ];
 

@@ -303,6 +303,7 @@ pub fn summary_metrics(action: &str) -> &'static [&'static str] {
         ],
         "brawl" | "subdue" => &[
             "p_attacker_wins",
+            "p_taken_alive",
             "p_victim_wins",
             "p_both_down",
             "p_timeout",

@@ -8,9 +8,9 @@ use std::cmp::Ordering;
 
 use crate::rules::armed_defender::armed_with;
 use crate::rules::combatant::{Combatant, MartialArtsSkill};
-use crate::rules::fight::fighter::{Fighter, Slot};
+use crate::rules::fight::fighter::Slot;
 use crate::rules::fight::{FightKind, Intent, Style, Then};
-use crate::rules::options::HeldResponse;
+use crate::rules::options::{ArmedDefenderSides, HeldResponse, MultipleAttacks};
 use crate::rules::strike::can_hold_back;
 use crate::rules::tables::Size;
 use crate::rules::{Ineligible, Matchup};
@@ -80,21 +80,67 @@ impl BlowKind {
         }
     }
 
-    /// An unarmed attack: the kind an armed defender strikes first against (docs/rules.md §3).
-    pub(super) fn is_unarmed(self) -> bool {
+    /// A blow struck with empty hands, whatever the fighter carries: a brawler's punch, wrestling,
+    /// overbearing, martial arts, or the grab of a disarm. Every other blow is struck with the weapon in hand
+    /// (a sap with it, or with bare hands when there is none).
+    pub(super) fn empty_handed(self) -> bool {
         match self {
             BlowKind::Punch
             | BlowKind::Wrestle
             | BlowKind::Overbear
             | BlowKind::MartialArts { .. }
-            // A grab must get very close: the armed defender strikes first (docs/rules.md §3).
             | BlowKind::Disarm => true,
-            // A sap is a called shot, not a brawl: the armed-defender rule leaves it out (docs/rules.md §3).
             BlowKind::Idle | BlowKind::Weapon { .. } | BlowKind::Natural { .. } | BlowKind::Sap => {
                 false
             }
         }
     }
+}
+
+/// Which side of the armed-defender rule a blow stands on (docs/rules.md §3, §6 "The armed defender, both
+/// ways"), decided per blow once per point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Armament {
+    /// Struck with a melee weapon in hand: a weapon's blow, at full force or held back, or a sap with one.
+    Armed,
+    /// An unarmed attack, the kind an armed foe strikes first against: punching, wrestling, overbearing,
+    /// martial arts, a bare-handed sap (a punch or a martial-arts blow), and the grab of a disarm (it must
+    /// get very close) unless `armed_defender_vs_grabs` is off.
+    Unarmed,
+    /// Outside the rule: natural attacks, or no attack at all.
+    Neither,
+}
+
+/// The armament of a blow of `kind`, struck with a weapon in hand when `weapon` (not the fists).
+pub(super) fn armament(kind: BlowKind, weapon: bool, vs_grabs: bool) -> Armament {
+    match kind {
+        BlowKind::Weapon { .. } if weapon => Armament::Armed,
+        BlowKind::Sap if weapon => Armament::Armed,
+        BlowKind::Punch
+        | BlowKind::Wrestle
+        | BlowKind::Overbear
+        | BlowKind::MartialArts { .. }
+        | BlowKind::Sap => Armament::Unarmed,
+        BlowKind::Disarm if vs_grabs => Armament::Unarmed,
+        BlowKind::Weapon { .. } | BlowKind::Disarm | BlowKind::Natural { .. } | BlowKind::Idle => {
+            Armament::Neither
+        }
+    }
+}
+
+/// The armed-defender rule favours a fighter whose blow in hand is armed against a foe whose blow is
+/// unarmed: on either side by default, only the victim with `armed_defender_sides = "victim"`.
+pub(super) fn armed_against(
+    mine: Armament,
+    theirs: Armament,
+    victim: bool,
+    sides: ArmedDefenderSides,
+) -> bool {
+    let side_counts = match sides {
+        ArmedDefenderSides::Both => true,
+        ArmedDefenderSides::Victim => victim,
+    };
+    side_counts && mine == Armament::Armed && theirs == Armament::Unarmed
 }
 
 /// The attacker's style's blow: punching, wrestling, overbearing; martial arts, which only a trained fighter
@@ -156,13 +202,15 @@ fn trained(me: &Combatant) -> Option<BlowKind> {
     }
 }
 
-/// What the attacker strikes with (docs/rules.md §6 "Who does what"): a brawler his style; a subduer his
-/// melee weapon held back (one that cannot be held back makes the point ineligible), a monster its natural
+/// What the attacker strikes with (docs/rules.md §6 "Who does what"): a brawler his style; a subduer who saps
+/// a sap with whatever melee weapon he holds; any other subduer his melee weapon held back (one that cannot be held back makes the point ineligible), a monster its natural
 /// attacks held back, and bare hands the style, since fists are not held back.
 pub(super) fn attacker_blow(kind: FightKind, m: &Matchup) -> Result<BlowKind, Ineligible> {
     let a = &m.attacker;
     Ok(match kind {
         FightKind::Brawl(style) => brawling(style, m)?,
+        // A sap's damage is already mostly temporary: a subduer saps with any melee weapon (§6).
+        FightKind::Subdue(Style::Sap) => brawling(Style::Sap, m)?,
         FightKind::Subdue(_) if a.weapon.is_fist() && !a.attacks.is_empty() => {
             BlowKind::Natural { held_back: true }
         }
@@ -208,26 +256,6 @@ pub(super) fn victim_blow(
     })
 }
 
-/// The armed-defender rule applies to the fight (docs/rules.md §3): an unarmed attack against a defender who
-/// strikes with a melee weapon.
-pub(super) fn armed_defender_applies(attacker: BlowKind, victim: BlowKind) -> bool {
-    attacker.is_unarmed() && matches!(victim, BlowKind::Weapon { .. })
-}
-
-/// The armed defender strikes first this round: the rule applies, he still holds a weapon (a defender
-/// reduced to his fists loses it), and an unarmed attack is tried against him (the attacker can act, and
-/// his blow in hand is unarmed: a disarmer who took the weapon and strikes with it is not).
-#[inline(always)]
-pub(super) fn armed_defender_strikes(
-    applies: bool,
-    defender: &Fighter,
-    attacker: &Fighter,
-    attacker_unarmed: bool,
-    round: u32,
-) -> bool {
-    applies && defender.slot != Slot::Fists && attacker.can_act(round) && attacker_unarmed
-}
-
 /// A held fighter spends his first attack of the round on the Strength contest to break free
 /// (`held_response = "break_free"`, docs/rules.md §6 "Holds in a fight"); with `"attack"` he attacks the
 /// holder instead, at −4 unless he wrestles (the held situation of [`situational_modifier`]).
@@ -257,6 +285,19 @@ pub(super) fn attacks_per_round(me: &Combatant, kind: BlowKind) -> [u32; 2] {
     }
 }
 
+/// How many of a round's attacks come in its first pass, indexed by `round % 2` as
+/// [`attacks_per_round`] (docs/rules.md §6 "Staggered multiple attacks"): staggered, a fighter's first
+/// attack, his second (a warrior's 3/2 or 2/1, a specialist's extra one) after every fighter's first; a
+/// monster's different attack forms all at its initiative; with `multiple_attacks = "together"`, all of
+/// them.
+pub(super) fn first_pass(attacks: [u32; 2], kind: BlowKind, multiple: MultipleAttacks) -> [u32; 2] {
+    let forms = matches!(kind, BlowKind::Natural { .. });
+    match multiple {
+        MultipleAttacks::Staggered if !forms => attacks.map(|n| n.min(1)),
+        MultipleAttacks::Staggered | MultipleAttacks::Together => attacks,
+    }
+}
+
 /// What a fighter strikes with once his weapon gives way in a wrestling bout: a defender punches; every
 /// other blow stays what it was.
 pub(super) fn bare(kind: BlowKind) -> BlowKind {
@@ -274,12 +315,15 @@ pub(super) fn bare(kind: BlowKind) -> BlowKind {
 }
 
 /// Which weapon serves after the first round of a wrestling bout (docs/rules.md §3): only size S weapons
-/// can be used, so the main one if it is small, else a backup (always size S), else the fists.
-pub(super) fn slot_in_bout(main: Option<Size>, has_backup: bool) -> Slot {
-    match (main, has_backup) {
-        (Some(size), _) if size <= Size::S => Slot::Main,
-        (_, true) => Slot::Backup,
-        (Some(_) | None, false) => Slot::Fists,
+/// can be used, so the main one if it is small, else the backup if it is small, else the fists.
+pub(super) fn slot_in_bout(main: Option<Size>, backup: Option<Size>) -> Slot {
+    let small = |size: Option<Size>| size.is_some_and(|s| s <= Size::S);
+    if small(main) {
+        Slot::Main
+    } else if small(backup) {
+        Slot::Backup
+    } else {
+        Slot::Fists
     }
 }
 

@@ -70,6 +70,7 @@ impl Fighter {
         }
     }
 
+    /// Dead: real damage alone leaves `death_at` (in the fight's unit) or less.
     pub(super) fn dead(&self, death_at: i32) -> bool {
         self.left + self.temporary <= death_at
     }
@@ -95,8 +96,9 @@ impl Fighter {
         !self.down() && !self.stunned(round)
     }
 
-    pub(super) fn take(&mut self, d: Damage) {
-        self.suffer([d.real as i32, d.temporary as i32], 1);
+    /// Takes a blow's damage, counted in hit points, in the fight's `unit` (1, or 4 for quarter points).
+    pub(super) fn take(&mut self, d: Damage, unit: i32) {
+        self.suffer([d.real as i32 * unit, d.temporary as i32 * unit], 1);
     }
 
     /// Still conscious after taking the real and temporary damage `dealt`, `times` (1 or 0) over.
@@ -105,11 +107,11 @@ impl Fighter {
         self.left - (dealt[0] + dealt[1]) * times > 0
     }
 
-    /// Heals a point of temporary damage, if any: `left` gains only what `temporary` loses, so the two stay
-    /// in step (temporary damage is never negative).
+    /// Heals a point (`unit`) of temporary damage, or what is left of it: `left` gains only what
+    /// `temporary` loses, so the two stay in step (temporary damage is never negative).
     #[inline(always)]
-    pub(super) fn heal(&mut self) {
-        let point = i32::from(self.temporary > 0);
+    pub(super) fn heal(&mut self, unit: i32) {
+        let point = self.temporary.min(unit);
         self.temporary -= point;
         self.left += point;
     }

@@ -11,11 +11,12 @@ use crate::rules::brawl::{martial_arts, overbear_modifier, punch, wrestle};
 use crate::rules::catalog::Weapon;
 use crate::rules::combatant::{Combatant, HitPoints};
 use crate::rules::fight::decide::{
-    BlowKind, SITUATIONS, attacks_per_round, bare, situational_modifier, slot_in_bout,
+    Armament, BlowKind, SITUATIONS, armament, attacks_per_round, bare, called_shot_initiative,
+    first_pass, situational_modifier, slot_in_bout,
 };
 use crate::rules::fight::fighter::{SLOTS, Slot};
 use crate::rules::grab::size_modifier;
-use crate::rules::options::{MartialArtsRow, OddPoint, Rounding};
+use crate::rules::options::{HeldBackRounding, MartialArtsRow, OddPoint, Rounding};
 use crate::rules::strike::HELD_BACK_PENALTY;
 use crate::rules::tables::{Size, wrestling_armor_penalty};
 
@@ -43,6 +44,7 @@ impl Face {
         damage_adjustment: i32,
         rounding: Rounding,
         martial_row: MartialArtsRow,
+        unit: i32,
     ) -> Face {
         let hit = roll.hits(natural);
         let modified = natural as i32 + roll.modifier;
@@ -71,7 +73,7 @@ impl Face {
         };
         // Row damage is at most a few points plus Strength's adjustment, and chances are percentages: the
         // narrowing keeps every value.
-        let narrow = |x: u32| i16::try_from(x).unwrap_or(i16::MAX);
+        let narrow = |x: u32| i16::try_from(x as i32 * unit).unwrap_or(i16::MAX);
         Face {
             hit,
             hold: row.hold,
@@ -95,6 +97,13 @@ pub(super) struct Blow {
     pub(super) rolls: [AttackRoll; SITUATIONS],
     /// What each d20 face does in each situation: `faces[situation][natural]` (index 0 unused).
     pub(super) faces: [[Face; 21]; SITUATIONS],
+    /// What each d20 face does against a helpless foe (down, about to be finished): every face hits
+    /// (docs/rules.md §6 "No blows on the fallen"), a column's row still read from the modified roll.
+    pub(super) helpless: [Face; 21],
+    /// Which side of the armed-defender rule this blow stands on.
+    pub(super) armament: Armament,
+    /// Added to the striker's initiative roll in a round he strikes this blow: 1 for a called shot.
+    pub(super) called_shot: u32,
     /// The weapon's damage dice, or the first natural attack's.
     pub(super) dice: Dice,
     /// Added to the damage dice: Strength and magic, plus the armed defender's bonus at index 1.
@@ -117,24 +126,50 @@ pub(super) struct Split {
     /// 1 when the odd point of a held-back total is temporary, else 0: `(total + odd) >> 1` is then the
     /// temporary share.
     pub(super) odd: i32,
+    /// The fight's unit of damage in hit points' parts: 1, or 4 when damage is kept in quarter points.
+    pub(super) unit: i32,
+    /// A held-back blow kept exact in quarter points (`held_back_rounding = "exact"`): half the roll, a
+    /// quarter of it real, no rounding.
+    pub(super) exact: bool,
 }
 
 impl Split {
-    pub(super) fn new(held_back: bool, rounding: Rounding, odd_point: OddPoint) -> Split {
+    pub(super) fn new(
+        held_back: bool,
+        rounding: Rounding,
+        odd_point: OddPoint,
+        held_back_rounding: HeldBackRounding,
+    ) -> Split {
         Split {
             held_back: u32::from(held_back),
             up: rounding.divide(1, 2),
             odd: odd_point.odd(),
+            unit: unit(held_back_rounding),
+            exact: held_back && held_back_rounding == HeldBackRounding::Exact,
         }
     }
 
-    /// The real and temporary damage of `rolled`.
+    /// The real and temporary damage of `rolled`, in the fight's unit.
     #[inline(always)]
     pub(super) fn damage(&self, rolled: i32) -> [i32; 2] {
+        if self.exact {
+            // In quarter points: the half is `2 × rolled`, of which half is real. A hit does at least a
+            // point (4 quarters), as a rounded one does.
+            let quarter = rolled.max(2);
+            return [quarter, quarter];
+        }
         // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well.
         let total = ((rolled + self.up * self.held_back as i32) >> self.held_back).max(1);
         let temporary = ((total + self.odd) >> 1) * self.held_back as i32;
-        [total - temporary, temporary]
+        [(total - temporary) * self.unit, temporary * self.unit]
+    }
+}
+
+/// The unit a fight keeps damage in: hit points, or quarter points when held-back blows are exact.
+pub(super) fn unit(held_back_rounding: HeldBackRounding) -> i32 {
+    match held_back_rounding {
+        HeldBackRounding::PerBlow => 1,
+        HeldBackRounding::Exact => 4,
     }
 }
 
@@ -182,9 +217,14 @@ pub(super) struct Side {
     /// warrior 3/2 at levels 7-12 (two in every second round, from the second) and 2 from 13, everyone
     /// else one.
     pub(super) attacks: [u32; 2],
+    /// How many of those come in the round's first pass, before anyone's second attack.
+    pub(super) first_pass: [u32; 2],
     /// One attack in every round: such a side's turn, with no hold in play, is that attack alone (see
     /// `FightPlan::turn`), so the common turn skips the count and the loop.
     pub(super) single: bool,
+    /// Strikes a foe who is down but alive until he is dead: a victim fighting to kill, unless
+    /// `finish_downed = "never"` (docs/rules.md §6 "No blows on the fallen").
+    pub(super) finishes: bool,
     /// Every natural attack's dice, in order.
     pub(super) natural: Vec<Dice>,
     /// The blow struck from each slot.
@@ -242,6 +282,8 @@ pub(super) struct Arm {
     dice: Dice,
     magic: i32,
     size: Size,
+    /// Bare hands, carried as the catalog's fist: a sap with them is an unarmed attack.
+    fist: bool,
 }
 
 pub(super) fn arm(weapon: &Weapon, against: Size) -> Arm {
@@ -249,11 +291,13 @@ pub(super) fn arm(weapon: &Weapon, against: Size) -> Arm {
         dice: weapon.damage_against(against),
         magic: weapon.magic,
         size: weapon.size,
+        fist: weapon.is_fist(),
     }
 }
 
 /// Builds the blow a fighter strikes in `kind`, with `modifier` (everything but the situation) added to
-/// every roll.
+/// every roll; `armed` when a weapon is in hand.
+#[allow(clippy::too_many_arguments)]
 fn blow(
     me: &Combatant,
     them: &Combatant,
@@ -261,6 +305,7 @@ fn blow(
     modifier: i32,
     dice: Dice,
     damage_add: i32,
+    armed: bool,
     options: &RuleOptions,
 ) -> Blow {
     let bonus = armed_bonus(options);
@@ -269,27 +314,34 @@ fn blow(
         AttackRoll::new(me.thac0, them.ac.normal(), modifier + situational, options)
     });
     let adjustment = me.damage_adjustment();
+    let unit = unit(options.held_back_rounding);
+    let faces = |roll: &AttackRoll| -> [Face; 21] {
+        std::array::from_fn(|natural| {
+            Face::new(
+                kind,
+                roll,
+                natural as u32,
+                adjustment,
+                options.rounding,
+                options.martial_arts_row,
+                unit,
+            )
+        })
+    };
     Blow {
         kind,
         rolls,
-        faces: rolls.map(|roll| {
-            std::array::from_fn(|natural| {
-                Face::new(
-                    kind,
-                    &roll,
-                    natural as u32,
-                    adjustment,
-                    options.rounding,
-                    options.martial_arts_row,
-                )
-            })
-        }),
+        faces: rolls.map(|roll| faces(&roll)),
+        helpless: faces(&AttackRoll::automatic(rolls[0].modifier)),
+        armament: armament(kind, armed, options.armed_defender_vs_grabs),
+        called_shot: called_shot_initiative(kind),
         dice,
         damage_add: [damage_add, damage_add + bonus],
         split: Split::new(
             kind.held_back(),
             options.rounding,
             options.held_back_odd_point,
+            options.held_back_rounding,
         ),
     }
 }
@@ -307,8 +359,9 @@ pub(super) fn blow_in(
     let strength = me.damage_adjustment();
     // The punching column ignores the damage dice: any will do.
     let fist = Dice::of(1, 2, 0);
+    let armed = weapon.is_some_and(|w| !w.fist);
     let make = |kind, modifier, dice, damage_add| {
-        blow(me, them, kind, modifier, dice, damage_add, options)
+        blow(me, them, kind, modifier, dice, damage_add, armed, options)
     };
     match mode {
         BlowKind::Weapon { held_back } => match weapon {
@@ -371,15 +424,21 @@ pub(super) fn side(
     mode: BlowKind,
     weapon: Option<Arm>,
     backup: Option<Arm>,
+    finishes: bool,
     options: &RuleOptions,
 ) -> Side {
     let attacks = attacks_per_round(me, mode);
-    let in_bout = slot_in_bout(weapon.as_ref().map(|w| w.size), backup.is_some());
+    let in_bout = slot_in_bout(
+        weapon.as_ref().map(|w| w.size),
+        backup.as_ref().map(|w| w.size),
+    );
     Side {
         hp: me.hp,
         damage_adjustment: me.damage_adjustment(),
         attacks,
+        first_pass: first_pass(attacks, mode, options.multiple_attacks),
         single: attacks == [1, 1],
+        finishes,
         natural: me.attacks.clone(),
         blows: [
             blow_in(me, them, mode, weapon.as_ref(), options),
@@ -410,6 +469,9 @@ impl Side {
     pub(super) fn plain(&self) -> Option<PlainSide> {
         let blow = &self.blows[self.first_slot as usize];
         match blow.kind {
+            // A side of several attacks a round stops striking a fallen foe, or finishes him, mid-turn, and
+            // staggers its second attacks: only the general round knows when.
+            BlowKind::Weapon { .. } | BlowKind::Natural { .. } if !self.single => return None,
             BlowKind::Weapon { .. } | BlowKind::Natural { .. } => {}
             BlowKind::Idle => {
                 return Some(PlainSide {

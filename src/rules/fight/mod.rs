@@ -27,7 +27,7 @@ use crate::rules::maneuver::{
     Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
 };
 use crate::rules::{Ineligible, Matchup, RuleOptions, StateName};
-use decide::{armed_defender_applies, attacker_blow, victim_blow};
+use decide::{armed_against, attacker_blow, victim_blow};
 use fighter::{Clock, Fighter};
 use fold::{PlainSide, Side, arm, side};
 
@@ -36,7 +36,7 @@ use crate::rules::attack::ContestScore;
 #[cfg(test)]
 use crate::rules::brawl::{punch, wrestle};
 #[cfg(test)]
-use crate::rules::options::{MartialArtsRow, OddPoint, Rounding};
+use crate::rules::options::{FinishDowned, HeldBackRounding, MartialArtsRow, OddPoint, Rounding};
 #[cfg(test)]
 use crate::rules::tables::Size;
 #[cfg(test)]
@@ -48,6 +48,8 @@ use decide::{
 use fighter::{NO_BOUT, PINNED, Slot};
 #[cfg(test)]
 use fold::Split;
+#[cfg(test)]
+use round::Pass;
 
 /// The attacker's side index.
 pub const ATTACKER: usize = 0;
@@ -118,20 +120,22 @@ pub struct FightPlan {
     sides: [Side; 2],
     options: RuleOptions,
     max_rounds: u32,
-    /// An unarmed attacker against a defender with a melee weapon: the armed-defender rule applies while
-    /// he still holds a weapon (`decide::armed_defender_applies`).
+    /// The armed-defender rule may apply in this fight: some blow one side may hold is armed against an
+    /// unarmed one the other side may hold (`decide::armed_against`). Each round then asks the blows in hand.
     armed_defender: bool,
+    /// The unit damage and hit points are kept in: 1, or 4 for quarter points (`held_back_rounding`).
+    unit: i32,
+    /// `death_at` in that unit.
+    death_at: i32,
+    /// Some fighter makes attacks after the first pass of a round (docs/rules.md §6 "Staggered multiple
+    /// attacks"): the round has a second pass.
+    staggers: bool,
     /// `Some` only when both sides fight with weapons and natural attacks: nobody can be stunned, knocked
     /// down, pinned or held, and there is no armed defender. Such a fight runs `FightPlan::plain_rounds`,
     /// where only damage happens, with each side's attacks folded further into `PlainSide`s.
     plain: Option<[PlainSide; 2]>,
     /// What the attacker does before round 1, if anything.
     opening: Option<OpeningPlan>,
-    /// Added to the attacker's initiative roll every round: 1 for a called shot (a sap), else 0.
-    called_shot: u32,
-    /// The attacker disarms: his blow changes once he holds the weapon, so the round asks the blow in hand
-    /// for the called shot's initiative and for the armed-defender rule.
-    disarms: bool,
 }
 
 /// How a fight ended.
@@ -152,16 +156,17 @@ pub enum Ending {
 pub struct FightOutcome {
     /// How it ended.
     pub ending: Ending,
-    /// Rounds fought.
+    /// Rounds fought, to the end: the round the winner stopped striking, or his foe died.
     pub rounds: u32,
     /// Dead at the end, attacker and victim.
     pub killed: [bool; 2],
-    /// The opening took the victim out before round 1 (`rounds` is then 0).
+    /// The opening took the victim out: before round 1 (`rounds` is then 0), or a sleeper sapped again
+    /// round after round.
     pub won_by_opening: bool,
 }
 
-/// What the attacker does before round 1, while the victim is still unaware (docs/rules.md §6 "The text's
-/// maneuvers inside a fight").
+/// What the attacker does before round 1, while the victim is still unaware, asleep or held (docs/rules.md
+/// §6 "The text's maneuvers inside a fight", "Openings").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Opening {
@@ -176,7 +181,12 @@ pub enum Opening {
 #[derive(Debug, Clone, PartialEq)]
 enum OpeningPlan {
     Mug(crate::rules::mugging::Mugging),
-    Sap(crate::rules::sap::Sap),
+    /// `asleep`: the victim sleeps or is held, and sleeps on after a sap that neither knocks him out, nor
+    /// wakes him, nor drops him.
+    Sap {
+        sap: crate::rules::sap::Sap,
+        asleep: bool,
+    },
 }
 
 impl FightPlan {
@@ -203,7 +213,7 @@ impl FightPlan {
         let (attacker_main, attacker_backup) = a.in_melee();
         let (victim_main, victim_backup) = v.in_melee();
         // A brawler is unarmed whatever he carries.
-        let (weapon, backup) = if attacker_kind.is_unarmed() {
+        let (weapon, backup) = if attacker_kind.empty_handed() {
             (None, None)
         } else {
             (
@@ -212,31 +222,45 @@ impl FightPlan {
             )
         };
         let fist = Weapon::fist();
-        let attacker = side(a, v, attacker_kind, weapon, backup, options);
+        // The attacker means to take his victim, never to kill him: only a victim fighting to kill finishes
+        // a downed foe (docs/rules.md §6 "No blows on the fallen").
+        let finishes = intent == Intent::Lethal
+            && options.finish_downed == crate::rules::options::FinishDowned::Lethal;
+        let attacker = side(a, v, attacker_kind, weapon, backup, false, options);
         let victim = side(
             v,
             a,
             victim_kind,
             Some(arm(victim_main.unwrap_or(&fist), a.size)),
             victim_backup.map(|b| arm(b, a.size)),
+            finishes,
             options,
         );
-        let armed_defender = armed_defender_applies(attacker_kind, victim_kind);
-        // Slots change only in a wrestling bout, so the blows in hand at the start are the only ones.
-        let plain = if armed_defender {
-            None
-        } else {
-            attacker.plain().zip(victim.plain()).map(|(a, v)| [a, v])
-        };
+        // Whether any blow a side may hold is armed against one the other may hold, either way.
+        let sides = options.armed_defender_sides;
+        let armed_defender = attacker.blows.iter().any(|x| {
+            victim.blows.iter().any(|y| {
+                armed_against(x.armament, y.armament, false, sides)
+                    || armed_against(y.armament, x.armament, true, sides)
+            })
+        });
+        // Slots change only in a wrestling bout or a disarm, neither of which a plain fight has, so the
+        // blows in hand at the start are the only ones.
+        let plain = attacker.plain().zip(victim.plain()).map(|(a, v)| [a, v]);
+        let unit = fold::unit(options.held_back_rounding);
+        let staggers = [&attacker, &victim]
+            .iter()
+            .any(|side| side.first_pass != side.attacks);
         Ok(FightPlan {
             sides: [attacker, victim],
             options: options.clone(),
             max_rounds,
             armed_defender,
+            unit,
+            death_at: options.death_at * unit,
+            staggers,
             plain,
             opening: None,
-            called_shot: decide::called_shot_initiative(attacker_kind),
-            disarms: attacker_kind == decide::BlowKind::Disarm,
         })
     }
 
@@ -250,10 +274,11 @@ impl FightPlan {
         self.sides[s].attacks[(round % 2) as usize]
     }
 
-    /// Both fighters as a fight starts: hit points rolled (attacker first), main weapons in hand.
+    /// Both fighters as a fight starts: hit points rolled (attacker first), in the fight's unit, main
+    /// weapons in hand.
     fn start<R: Roller + ?Sized>(&self, rng: &mut R) -> [Fighter; 2] {
         [ATTACKER, VICTIM].map(|s| Fighter {
-            left: self.sides[s].hp.roll(rng),
+            left: self.sides[s].hp.roll(rng) * self.unit,
             real: 0,
             temporary: 0,
             stunned_through: 0,
@@ -269,26 +294,36 @@ impl FightPlan {
     /// One fight.
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> FightOutcome {
         let mut f = self.start(rng);
-        if let Some(opening) = &self.opening
-            && let Some(won) = self.open(opening, &mut f, rng)
-        {
-            return won;
-        }
-        self.fight(&mut f, rng)
+        let clock = match &self.opening {
+            None => self.clock(),
+            Some(opening) => match self.open(opening, &mut f, rng) {
+                Ok(over) => return over,
+                Err(clock) => clock,
+            },
+        };
+        self.fight(&mut f, clock, rng)
     }
 
-    /// This fight with an opening, made against `m` as it stands (the victim unaware, perhaps asleep; this
+    /// This fight with an opening, made against `m` as it stands (the victim unaware, asleep or held; this
     /// plan was prepared with him awake): the single action exactly as it resolves alone, so an opening it
-    /// forbids (a mugging from the front, a sap on a Large victim) makes the point ineligible.
+    /// forbids (a mugging from the front, a sap on a Large victim) makes the point ineligible, as does a
+    /// victim who is aware of the attacker.
     pub fn with_opening(
         mut self,
         m: &Matchup,
         options: &RuleOptions,
         opening: Opening,
     ) -> Result<FightPlan, Ineligible> {
+        let asleep = m.victim.state.is_helpless();
+        if m.victim.aware && !asleep {
+            return Err(Ineligible::OpeningOnAware);
+        }
         self.opening = Some(match opening {
             Opening::Mug => OpeningPlan::Mug(crate::rules::mugging::Mugging::prepare(m, options)?),
-            Opening::Sap => OpeningPlan::Sap(crate::rules::sap::Sap::prepare(m, options)?),
+            Opening::Sap => OpeningPlan::Sap {
+                sap: crate::rules::sap::Sap::prepare(m, options)?,
+                asleep,
+            },
         });
         Ok(self)
     }
@@ -314,38 +349,63 @@ impl FightPlan {
         Ok(self)
     }
 
-    /// The opening, after the hit points are rolled: the attacker's win in round 0 if it takes the victim
-    /// out (a knockout, or a sap whose damage drops him), else nothing, the sap's damage staying on him.
+    /// The opening, after the hit points are rolled: `Ok` with the outcome if it ends the fight (a
+    /// knockout, or a sap whose damage drops the victim), else `Err` with the round the fight starts in, the
+    /// saps' damage staying on him. A sleeper whom a sap neither knocks out, nor wakes, nor drops sleeps on,
+    /// and the attacker saps him again the next round, hitting automatically (docs/rules.md §6 "Openings").
     fn open<R: Roller + ?Sized>(
         &self,
         opening: &OpeningPlan,
         f: &mut [Fighter; 2],
         rng: &mut R,
-    ) -> Option<FightOutcome> {
-        let out = match opening {
-            OpeningPlan::Mug(mug) => mug.resolve(rng).ko_rounds.is_some(),
-            OpeningPlan::Sap(sap) => {
-                let blow = sap.blow(rng);
-                f[VICTIM].take(blow.damage);
-                blow.ko_rounds.is_some() || f[VICTIM].down()
-            }
-        };
-        out.then(|| FightOutcome {
+    ) -> Result<FightOutcome, Clock> {
+        let won = |round: u32, f: &[Fighter; 2]| FightOutcome {
             ending: Ending::AttackerWins,
-            rounds: 0,
-            killed: [false, f[VICTIM].dead(self.options.death_at)],
+            rounds: round,
+            killed: [false, f[VICTIM].dead(self.death_at)],
             won_by_opening: true,
-        })
+        };
+        match opening {
+            OpeningPlan::Mug(mug) => match mug.resolve(rng).ko_rounds {
+                Some(_) => Ok(won(0, f)),
+                None => Err(self.clock()),
+            },
+            OpeningPlan::Sap { sap, asleep } => {
+                let mut round = 0;
+                loop {
+                    let blow = sap.blow(rng);
+                    f[VICTIM].take(blow.damage, self.unit);
+                    if blow.ko_rounds.is_some() || f[VICTIM].down() {
+                        return Ok(won(round, f));
+                    }
+                    if !asleep || blow.woke {
+                        return Err(Clock {
+                            round: round + 1,
+                            heal_in: self.options.temp_heal_rounds,
+                        });
+                    }
+                    if round == self.max_rounds {
+                        return Ok(self.timeout());
+                    }
+                    round += 1;
+                }
+            }
+        }
     }
 
     // Inlined into `resolve`, with the rounds, so that both fighters live in registers rather than behind
     // a pointer (a build that left it out of line ran a plain fight about 10 % slower).
     #[inline(always)]
-    fn fight<R: Roller + ?Sized>(&self, f: &mut [Fighter; 2], rng: &mut R) -> FightOutcome {
+    fn fight<R: Roller + ?Sized>(
+        &self,
+        f: &mut [Fighter; 2],
+        clock: Clock,
+        rng: &mut R,
+    ) -> FightOutcome {
         if let Some(plain) = &self.plain {
-            self.plain_rounds(plain, f, self.clock(), rng)
+            self.plain_rounds(plain, f, clock, rng)
         } else {
-            self.rounds(f, self.clock(), rng)
+            self.rounds(f, clock, rng)
         }
     }
 
@@ -366,11 +426,13 @@ const TIMEOUT: Counter = Counter(3);
 const VICTIM_KILLED: Counter = Counter(4);
 const ATTACKER_KILLED: Counter = Counter(5);
 const WON_BY_OPENING: Counter = Counter(6);
+const TAKEN_ALIVE: Counter = Counter(7);
 const ROUNDS: Hist = Hist(0);
 
 /// A fight's summary metrics, brawl and subdue alike (docs/scenarios.md "Metrics").
 pub const METRICS: Metrics = &[
     ("p_attacker_wins", Source::Count(ATTACKER_WINS)),
+    ("p_taken_alive", Source::Count(TAKEN_ALIVE)),
     ("p_victim_wins", Source::Count(VICTIM_WINS)),
     ("p_both_down", Source::Count(BOTH_DOWN)),
     ("p_timeout", Source::Count(TIMEOUT)),
@@ -383,6 +445,13 @@ pub const METRICS: Metrics = &[
 /// A fight's distributions.
 pub const DISTRIBUTIONS: Distributions = &[("rounds", ROUNDS)];
 
+impl FightOutcome {
+    /// The attacker won and the victim is alive at the end (the `p_taken_alive` metric).
+    pub fn taken_alive(&self) -> bool {
+        self.ending == Ending::AttackerWins && !self.killed[VICTIM]
+    }
+}
+
 impl Record for FightOutcome {
     #[inline]
     fn record<S: Sink>(&self, s: &mut S) {
@@ -393,6 +462,7 @@ impl Record for FightOutcome {
             Ending::Timeout => TIMEOUT,
         };
         s.count(ending, true);
+        s.count(TAKEN_ALIVE, self.taken_alive());
         s.count(ATTACKER_KILLED, self.killed[ATTACKER]);
         s.count(VICTIM_KILLED, self.killed[VICTIM]);
         s.count(WON_BY_OPENING, self.won_by_opening);

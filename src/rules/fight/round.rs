@@ -1,24 +1,38 @@
-//! The general round of a fight (docs/rules.md §6 "The round of a fight"): initiative, the armed defender's
-//! first strike, each side's turn and every attack in the order of play, with holds, stuns and knock-downs.
-//! Every attack is rolled as it is made: its d20, then what a hit needs (damage dice, a punch's knockout
-//! d100 and a knockout's d10), and a held fighter's contest in place of his first attack. Holds, stuns and
-//! knock-downs change who acts and what is rolled mid-round, so rolling ahead would mean storing and
-//! discarding dice, which measured slower.
+//! The general round of a fight (docs/rules.md §6 "The round of a fight", "Fights as the table plays
+//! them"): initiative, the armed man's first strike, each side's first attacks in initiative order, then
+//! the second attacks in initiative order again, with holds, stuns, knock-downs, and no blows on the fallen
+//! save a lethal victim's finish. Every attack is rolled as it is made: its d20, then what a hit needs
+//! (damage dice, a punch's knockout d100 and a knockout's d10), and a held fighter's contest in place of his
+//! first attack. Holds, stuns, knock-downs and falls change who acts and what is rolled mid-round, so
+//! rolling ahead would mean storing and discarding dice, which measured slower.
 
 use crate::dice::Roller;
 use crate::rules::attack::contest;
 use crate::rules::brawl::{knockout, wrestling_damage};
 use crate::rules::fight::decide::{
-    ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, armed_defender_strikes,
-    breaks_free_first, called_shot_initiative, order,
+    ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, armed_against,
+    breaks_free_first, order,
 };
 use crate::rules::fight::fighter::{Clock, Fighter, NO_BOUT, PINNED, Slot};
 use crate::rules::fight::{ATTACKER, Ending, FightOutcome, FightPlan, VICTIM};
 use crate::rules::sap::{KnockoutChance, sap_damage, sap_total};
 
+/// Which of a side's attacks of the round a turn makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pass {
+    /// The first pass: a fighter's first attack (a monster's every attack form).
+    First,
+    /// The second pass, after every fighter's first: the attacks left.
+    Second,
+    /// All of them at once: the armed man's turn, which comes before the unarmed attack.
+    All,
+}
+
 impl FightPlan {
-    /// The end of a round: the outcome if someone is down; else temporary damage heals a point when its
-    /// countdown `heal_in` (rounds left, not a division per round) runs out, and the fight goes on.
+    /// The end of a round: the outcome if the fight is over; else, when nobody is down, temporary damage
+    /// heals a point when its countdown `heal_in` (rounds left, not a division per round) runs out, and the
+    /// fight goes on. A fight goes on past a fall only while a lethal victim still stands over a living
+    /// foe he means to finish (docs/rules.md §6 "No blows on the fallen"); nobody heals meanwhile.
     #[inline(always)]
     pub(super) fn after_round(
         &self,
@@ -26,29 +40,47 @@ impl FightPlan {
         round: u32,
         heal_in: &mut u32,
     ) -> Option<FightOutcome> {
-        let down = [f[ATTACKER].down(), f[VICTIM].down()];
-        if down[ATTACKER] || down[VICTIM] {
-            let ending = match down {
-                [true, true] => Ending::BothDown,
-                [false, true] => Ending::AttackerWins,
-                [true, false] | [false, false] => Ending::VictimWins,
-            };
-            let death_at = self.options.death_at;
-            return Some(FightOutcome {
-                ending,
-                rounds: round,
-                killed: [f[ATTACKER].dead(death_at), f[VICTIM].dead(death_at)],
-                won_by_opening: false,
-            });
+        if f[ATTACKER].down() || f[VICTIM].down() {
+            return (!self.finishing(f)).then(|| self.ending(f, round));
         }
         *heal_in -= 1;
         if *heal_in == 0 {
             *heal_in = self.options.temp_heal_rounds;
             for fighter in f.iter_mut() {
-                fighter.heal();
+                fighter.heal(self.unit);
             }
         }
         None
+    }
+
+    /// A victim still standing means to strike his downed foe again: he finishes the fallen, and the
+    /// attacker is down but not yet dead.
+    #[inline(always)]
+    pub(super) fn finishing(&self, f: &[Fighter; 2]) -> bool {
+        self.sides[VICTIM].finishes
+            && f[ATTACKER].down()
+            && !f[VICTIM].down()
+            && !f[ATTACKER].dead(self.death_at)
+    }
+
+    /// How the fight stands after `round`: the side left standing wins, both down is both down, and
+    /// nobody down is a timeout.
+    pub(super) fn ending(&self, f: &[Fighter; 2], round: u32) -> FightOutcome {
+        let ending = match [f[ATTACKER].down(), f[VICTIM].down()] {
+            [true, true] => Ending::BothDown,
+            [false, true] => Ending::AttackerWins,
+            [true, false] => Ending::VictimWins,
+            [false, false] => Ending::Timeout,
+        };
+        FightOutcome {
+            ending,
+            rounds: round,
+            killed: [
+                f[ATTACKER].dead(self.death_at),
+                f[VICTIM].dead(self.death_at),
+            ],
+            won_by_opening: false,
+        }
     }
 
     /// Nobody fell within `max_rounds`.
@@ -61,7 +93,28 @@ impl FightPlan {
         }
     }
 
-    /// The rounds of any other fight, where holds, stuns, knock-downs or an armed defender can happen.
+    /// The side whose armed man strikes first this round, if any (docs/rules.md §3, §6 "The armed
+    /// defender, both ways"): his blow in hand is armed, his foe's is unarmed and the foe is about to
+    /// strike (he can act).
+    #[inline(always)]
+    fn armed_side(&self, f: &[Fighter; 2], round: u32) -> Option<usize> {
+        if !self.armed_defender {
+            return None;
+        }
+        let held = |s: usize| self.sides[s].blows[f[s].slot as usize].armament;
+        let (a, v) = (held(ATTACKER), held(VICTIM));
+        let sides = self.options.armed_defender_sides;
+        if armed_against(v, a, true, sides) && f[ATTACKER].can_act(round) {
+            Some(VICTIM)
+        } else if armed_against(a, v, false, sides) && f[VICTIM].can_act(round) {
+            Some(ATTACKER)
+        } else {
+            None
+        }
+    }
+
+    /// The rounds of any other fight, where holds, stuns, knock-downs, an armed man, several attacks a
+    /// round or a lethal finish can happen.
     #[inline(always)]
     pub(super) fn rounds<R: Roller + ?Sized>(
         &self,
@@ -82,65 +135,41 @@ impl FightPlan {
                 }
             }
             // A called shot adds to its maker's roll (the lower acts first), in every round he makes one.
-            // Only a disarmer's blow changes mid-fight; every other attacker's is the one he starts with, so
-            // the common round reads the plan's numbers rather than the blow in hand.
-            let (called_shot, unarmed) = if self.disarms {
-                let blow = self.sides[ATTACKER].blows[f[ATTACKER].slot as usize].kind;
-                (called_shot_initiative(blow), blow.is_unarmed())
-            } else {
-                (self.called_shot, true)
-            };
+            let called_shot = self.sides[ATTACKER].blows[f[ATTACKER].slot as usize].called_shot;
             let initiative = [rng.die(10) + called_shot, rng.die(10)];
-            let armed = armed_defender_strikes(
-                self.armed_defender,
-                &f[VICTIM],
-                &f[ATTACKER],
-                unarmed,
-                round,
-            );
-            if armed && !self.options.armed_defender_extra_attack {
-                // The armed defender resolves all his attacks first, at +4 to hit and damage.
-                if f[VICTIM].can_act(round) {
-                    self.turn::<VICTIM, R>(f, round, true, &mut bout_began, rng);
-                }
-                if f[ATTACKER].can_act(round) {
-                    self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
+            let order = order(initiative);
+            let armed = self.armed_side(f, round);
+            if let Some(man) = armed
+                && !self.options.armed_defender_extra_attack
+            {
+                // The armed man resolves all his attacks first, at +4 to hit and damage, then his foe.
+                if man == VICTIM {
+                    if f[VICTIM].can_act(round) {
+                        self.turn::<VICTIM, R>(f, round, Pass::All, true, &mut bout_began, rng);
+                    }
+                    if f[ATTACKER].can_act(round) {
+                        self.turn::<ATTACKER, R>(f, round, Pass::All, false, &mut bout_began, rng);
+                    }
+                } else {
+                    if f[ATTACKER].can_act(round) {
+                        self.turn::<ATTACKER, R>(f, round, Pass::All, true, &mut bout_began, rng);
+                    }
+                    if f[VICTIM].can_act(round) {
+                        self.turn::<VICTIM, R>(f, round, Pass::All, false, &mut bout_began, rng);
+                    }
                 }
             } else {
-                if armed && f[VICTIM].can_act(round) {
-                    // One extra attack at +4 before the round; his normal attacks follow initiative. It is
-                    // an attack, not his turn: a held defender still spends his first normal attack on the
-                    // contest, not this one.
+                // One extra attack at +4 before the round; his normal attacks follow initiative. It is an
+                // attack, not his turn: a held man still spends his first normal attack on the contest, not
+                // this one.
+                if armed == Some(VICTIM) && f[VICTIM].can_act(round) {
                     self.attack::<VICTIM, R>(f, round, true, 0, &mut bout_began, rng);
+                } else if armed == Some(ATTACKER) && f[ATTACKER].can_act(round) {
+                    self.attack::<ATTACKER, R>(f, round, true, 0, &mut bout_began, rng);
                 }
-                // Each order is spelled out with constant sides, so that both fighters stay in registers.
-                match order(initiative) {
-                    Order::AttackerFirst => {
-                        if f[ATTACKER].can_act(round) {
-                            self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
-                        }
-                        if f[VICTIM].can_act(round) {
-                            self.turn::<VICTIM, R>(f, round, false, &mut bout_began, rng);
-                        }
-                    }
-                    Order::VictimFirst => {
-                        if f[VICTIM].can_act(round) {
-                            self.turn::<VICTIM, R>(f, round, false, &mut bout_began, rng);
-                        }
-                        if f[ATTACKER].can_act(round) {
-                            self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
-                        }
-                    }
-                    Order::Together => {
-                        // Simultaneous: both sides' attacks are rolled and all their effects apply together.
-                        let victim_able = f[VICTIM].can_act(round);
-                        if f[ATTACKER].can_act(round) {
-                            self.turn::<ATTACKER, R>(f, round, false, &mut bout_began, rng);
-                        }
-                        if victim_able {
-                            self.turn::<VICTIM, R>(f, round, false, &mut bout_began, rng);
-                        }
-                    }
+                self.pass(f, round, order, Pass::First, &mut bout_began, rng);
+                if self.staggers {
+                    self.pass(f, round, order, Pass::Second, &mut bout_began, rng);
                 }
             }
             if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
@@ -151,60 +180,129 @@ impl FightPlan {
             };
             round = next;
         }
-        self.timeout()
+        // The last round ended with a lethal victim still finishing his foe: the side left standing wins.
+        self.ending(f, self.max_rounds)
     }
 
-    /// One side's turn: its attacks for the round (the first spent breaking a hold, or keeping one), each
-    /// resolving even after the target has fallen. `armed` adds the armed defender's bonus to hit and damage.
+    /// One pass of the round in initiative order: each side able to act makes its attacks of the pass.
+    #[inline(always)]
+    fn pass<R: Roller + ?Sized>(
+        &self,
+        f: &mut [Fighter; 2],
+        round: u32,
+        order: Order,
+        pass: Pass,
+        bout_began: &mut u32,
+        rng: &mut R,
+    ) {
+        // Each order is spelled out with constant sides, so that both fighters stay in registers.
+        match order {
+            Order::AttackerFirst => {
+                if f[ATTACKER].can_act(round) {
+                    self.turn::<ATTACKER, R>(f, round, pass, false, bout_began, rng);
+                }
+                if f[VICTIM].can_act(round) {
+                    self.turn::<VICTIM, R>(f, round, pass, false, bout_began, rng);
+                }
+            }
+            Order::VictimFirst => {
+                if f[VICTIM].can_act(round) {
+                    self.turn::<VICTIM, R>(f, round, pass, false, bout_began, rng);
+                }
+                if f[ATTACKER].can_act(round) {
+                    self.turn::<ATTACKER, R>(f, round, pass, false, bout_began, rng);
+                }
+            }
+            Order::Together => {
+                // Simultaneous: both sides' attacks of the pass are rolled and all their effects apply
+                // together.
+                let victim_able = f[VICTIM].can_act(round);
+                if f[ATTACKER].can_act(round) {
+                    self.turn::<ATTACKER, R>(f, round, pass, false, bout_began, rng);
+                }
+                if victim_able {
+                    self.turn::<VICTIM, R>(f, round, pass, false, bout_began, rng);
+                }
+            }
+        }
+    }
+
+    /// One side's attacks of a pass (the first attack spent breaking a hold, or keeping one). Nobody
+    /// strikes a fallen foe, except a lethal victim finishing a living one. `armed` adds the armed man's
+    /// bonus to hit and damage.
     #[inline(always)]
     pub(super) fn turn<const S: usize, R: Roller + ?Sized>(
         &self,
         f: &mut [Fighter; 2],
         round: u32,
+        pass: Pass,
         armed: bool,
         bout_began: &mut u32,
         rng: &mut R,
     ) {
         let (s, o) = (S, 1 - S);
-        // Most fighters make one attack a round: unless a hold is in play, their turn is that attack.
-        // Why a path of its own: it spares the common round the count and the loop (about a tenth of a
-        // brawl round's instructions).
+        // A holder who has fallen holds nothing.
+        if f[s].held && f[o].down() {
+            f[s].held = false;
+            f[o].holding = 0;
+        }
+        // Most fighters make one attack a round: unless a hold is in play, their turn is that attack in the
+        // first pass, and nothing in the second. Why a path of its own: it spares the common round the count
+        // and the loop (about a tenth of a brawl round's instructions).
         if self.sides[s].single && !f[s].held && f[s].holding == 0 {
-            self.attack::<S, R>(f, round, armed, 0, bout_began, rng);
+            if pass != Pass::Second {
+                self.attack::<S, R>(f, round, armed, 0, bout_began, rng);
+            }
             return;
         }
         let n = self.attacks(s, round);
-        let mut first = 0;
-        if n > 0 && breaks_free_first(f[s].held, self.options.held_response) {
-            // The held fighter's first attack is the contest to break free.
-            let c = contest(
-                self.sides[s].breaking,
-                self.sides[o].holding,
-                self.options.grab_contest,
-                rng,
-            );
-            if c.first_wins {
-                f[s].held = false;
-                f[o].holding = 0;
+        let split = self.sides[s].first_pass[(round % 2) as usize];
+        let (from, to) = match pass {
+            Pass::First => (0, split),
+            Pass::Second => (split, n),
+            Pass::All => (0, n),
+        };
+        let mut next = from;
+        if from == 0 && n > 0 {
+            if breaks_free_first(f[s].held, self.options.held_response) {
+                // The held fighter's first attack is the contest to break free.
+                let c = contest(
+                    self.sides[s].breaking,
+                    self.sides[o].holding,
+                    self.options.grab_contest,
+                    rng,
+                );
+                if c.first_wins {
+                    f[s].held = false;
+                    f[o].holding = 0;
+                }
+                next = 1;
+            } else if f[s].holding > 0 && f[s].hold_began < round && self.strikes::<S>(f) {
+                // Keeping the hold is the holder's attack: k + Strength in its k-th round.
+                f[s].holding += 1;
+                let d = wrestling_damage(
+                    f[s].holding,
+                    self.sides[s].damage_adjustment,
+                    self.options.rounding,
+                );
+                f[o].take(d, self.unit);
+                next = 1;
             }
-            first = 1;
-        } else if n > 0 && f[s].holding > 0 && f[s].hold_began < round {
-            // Keeping the hold is the holder's attack: k + Strength in its k-th round.
-            f[s].holding += 1;
-            let d = wrestling_damage(
-                f[s].holding,
-                self.sides[s].damage_adjustment,
-                self.options.rounding,
-            );
-            f[o].take(d);
-            first = 1;
         }
-        for i in first..n {
+        for i in next..to {
             self.attack::<S, R>(f, round, armed, i as usize, bout_began, rng);
         }
     }
 
-    /// Attack number `i` of side `s` this round, with the blow of the slot in hand.
+    /// Side `S` strikes his foe now: the foe stands, or is down but alive and `S` finishes the fallen.
+    #[inline(always)]
+    fn strikes<const S: usize>(&self, f: &[Fighter; 2]) -> bool {
+        let o = 1 - S;
+        !f[o].down() || (self.sides[S].finishes && !f[o].dead(self.death_at))
+    }
+
+    /// Attack number `i` of side `s` this round, with the blow of the slot in hand: none at a fallen foe,
+    /// save a finishing blow, which hits automatically (a helpless foe, PHB Table 51).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn attack<const S: usize, R: Roller + ?Sized>(
@@ -217,12 +315,11 @@ impl FightPlan {
         rng: &mut R,
     ) {
         let (s, o) = (S, 1 - S);
+        if !self.strikes::<S>(f) {
+            return;
+        }
         let me = &self.sides[s];
         let blow = &me.blows[f[s].slot as usize];
-        let situation = usize::from(armed) * ARMED_BONUS
-            + usize::from(f[o].stunned(round)) * TARGET_STUNNED
-            + usize::from(f[o].prone_since.is_some()) * TARGET_PRONE
-            + usize::from(f[s].held) * HELD;
         if blow.kind == BlowKind::Wrestle {
             // A wrestling attack starts the bout, hit or miss.
             *bout_began = (*bout_began).min(round);
@@ -230,7 +327,16 @@ impl FightPlan {
         if blow.kind == BlowKind::Idle {
             return;
         }
-        let face = blow.faces[situation][rng.die(20) as usize];
+        let natural = rng.die(20) as usize;
+        let face = if f[o].down() {
+            blow.helpless[natural]
+        } else {
+            let situation = usize::from(armed) * ARMED_BONUS
+                + usize::from(f[o].stunned(round)) * TARGET_STUNNED
+                + usize::from(f[o].prone_since.is_some()) * TARGET_PRONE
+                + usize::from(f[s].held) * HELD;
+            blow.faces[situation][natural]
+        };
         // A missed face does nothing (see `Face::new`), so a wrestling move, which rolls no more dice, needs
         // no branch on hit or miss: its outcome is as random as the d20, and a branch would be mispredicted.
         f[o].suffer(face.damage(), 1);
@@ -254,7 +360,7 @@ impl FightPlan {
                 // A quarter of the damage real; a knockout (5 % a point, to the cap, against the awake)
                 // puts him out for the rest of the fight (docs/rules.md §6 "The text's maneuvers").
                 let total = sap_total(blow.dice.roll(rng) + blow.damage_add[usize::from(armed)]);
-                f[o].take(sap_damage(total, self.options.rounding));
+                f[o].take(sap_damage(total, self.options.rounding), self.unit);
                 // The single sap's own knockout d100, read against the awake (it never wakes anyone).
                 if KnockoutChance::awake(&self.options).roll(total, rng) == Some(true) {
                     f[o].down_at = PINNED;

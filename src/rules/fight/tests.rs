@@ -28,7 +28,7 @@ fn plan(
 /// Fights with fixed hit points (no dice for them) and returns the outcome and both fighters at the end.
 fn fight(p: &FightPlan, dice: &mut Scripted) -> (FightOutcome, [Fighter; 2]) {
     let mut f = p.start(dice);
-    let out = p.fight(&mut f, dice);
+    let out = p.fight(&mut f, p.clock(), dice);
     (out, f)
 }
 
@@ -239,7 +239,8 @@ fn a_stunned_fighter_loses_his_actions_and_is_easier_to_hit() {
 #[test]
 fn temporary_damage_knocks_out_where_real_damage_kills() {
     let subduer = "class = \"fighter\"\nlevel = 1\nhp = 20\nweapon = \"long sword\"";
-    // Held back: 8 rolled → 4 applied, 2 real and 2 temporary: 3 hit points are gone, 1 is real... unconscious.
+    // The victim punches at a blade: the subduer strikes first at +4. Held back: 2 rolled + 4 → 3 applied,
+    // 1 real and 2 temporary: 3 hit points are gone, 1 is real... unconscious.
     let p = plan(
         subduer,
         "class = \"fighter\"\nhp = 3",
@@ -247,7 +248,7 @@ fn temporary_damage_knocks_out_where_real_damage_kills() {
         Intent::Lethal,
         5,
     );
-    let mut dice = Scripted::new([1, 5, 18, 8]);
+    let mut dice = Scripted::new([9, 5, 18, 2]);
     let (out, f) = fight(&p, &mut dice);
     assert_eq!(
         out,
@@ -258,7 +259,7 @@ fn temporary_damage_knocks_out_where_real_damage_kills() {
             won_by_opening: false,
         }
     );
-    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (2, 2));
+    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (1, 2));
     // The victim answers at full force: 5 real points kill a subduer of 3. Both carry blades, so the fight
     // is plain: the subduer's 20 and 8 are rolled first, but he falls before he can strike.
     let p = plan(
@@ -293,19 +294,46 @@ fn death_at_minus_10_leaves_the_dying_unconscious() {
         "class = \"fighter\"\nhp = 3\nweapon = \"long sword\"",
         "class = \"fighter\"\nhp = 20\nweapon = \"long sword\"",
     );
+    // A plain fight: the subduer's missed attack is rolled before the victim's blow of 5, which leaves him
+    // at -2: dying, not dead. The victim, who fights to kill, finishes him in round 2: the d20 hits
+    // whatever it shows (PHB Table 51: a helpless foe), and 8 more real points reach -10.
     let p = FightPlan::prepare(&m, &o, kind(None), Intent::Lethal, 5).unwrap();
-    // A plain fight: the subduer's missed attack is rolled before the victim's blow of 5.
-    let mut dice = Scripted::new([5, 1, 2, 8, 15, 5]);
-    let (out, _) = fight(&p, &mut dice);
+    let mut dice = Scripted::new([5, 1, 2, 8, 15, 5, 4, 4, 1, 8]);
+    let (out, f) = fight(&p, &mut dice);
     assert_eq!(
         out,
         FightOutcome {
             ending: Ending::VictimWins,
-            rounds: 1,
-            killed: [false, false],
+            rounds: 2,
+            killed: [true, false],
             won_by_opening: false,
         }
     );
+    assert_eq!(f[ATTACKER].left, -10);
+    assert_eq!(dice.remaining(), 0);
+    // With `finish_downed = "never"`, or a victim who holds back (an 8 held back is 2 real and 2
+    // temporary), the fight ends as he falls.
+    for (options, intent, damage) in [
+        (
+            RuleOptions {
+                finish_downed: FinishDowned::Never,
+                ..o.clone()
+            },
+            Intent::Lethal,
+            5,
+        ),
+        (o.clone(), Intent::Subdue, 8),
+    ] {
+        let p = FightPlan::prepare(&m, &options, kind(None), intent, 5).unwrap();
+        let mut dice = Scripted::new([5, 1, 2, 8, 15, damage]);
+        let (out, f) = fight(&p, &mut dice);
+        assert_eq!(
+            (out.ending, out.rounds, out.killed),
+            (Ending::VictimWins, 1, [false, false]),
+            "{intent:?}"
+        );
+        assert!(f[ATTACKER].left <= 0);
+    }
 }
 
 #[test]
@@ -382,14 +410,19 @@ fn monsters_make_every_attack_of_their_list() {
         Intent::Lethal,
         1,
     );
-    // A plain fight: the subduer's attack (a miss, and his d12 against a large creature), then the
-    // nightmare's three, each with its own dice: 2d4+2, 2d4+2, 2d4. All hit with every die on 1.
-    let mut dice = Scripted::new([5, 1, 2, 1, 20, 1, 1, 20, 1, 1, 20, 1, 1]);
+    // The nightmare acts first (1 against 5) and makes all three attacks at its initiative, even staggered
+    // (different attack forms), each with its own dice: 2d4+2, 2d4+2, 2d4. All hit with every die on 1.
+    // Then the subduer's attack, a miss.
+    assert!(
+        p.plain.is_none(),
+        "several attacks a round: the general round"
+    );
+    let mut dice = Scripted::new([5, 1, 20, 1, 1, 20, 1, 1, 20, 1, 1, 2]);
     let (_, f) = fight(&p, &mut dice);
     assert_eq!(
         dice.requests(),
-        &[10, 10, 20, 12, 20, 4, 4, 20, 4, 4, 20, 4, 4],
-        "the subduer's attack, then three natural attacks"
+        &[10, 10, 20, 4, 4, 20, 4, 4, 20, 4, 4, 20],
+        "three natural attacks, then the subduer's"
     );
     assert_eq!(f[ATTACKER].real, 4 + 4 + 2);
     assert_eq!(f[VICTIM].real + f[VICTIM].temporary, 0);
@@ -469,11 +502,11 @@ fn hit_points_left_follow_damage_healing_and_pins() {
     f.suffer([7, 7], 0);
     assert_eq!((f.left, f.real, f.temporary), (5, 2, 3));
     assert!(f.stands_after([2, 2], 1) && !f.stands_after([2, 3], 1));
-    f.heal();
+    f.heal(1);
     assert_eq!((f.left, f.temporary), (6, 2));
-    f.heal();
-    f.heal();
-    f.heal();
+    f.heal(1);
+    f.heal(1);
+    f.heal(1);
     assert_eq!(
         (f.left, f.real, f.temporary),
         (8, 2, 0),
@@ -563,7 +596,7 @@ fn no_fight_ends_with_both_sides_standing_and_damage_is_never_negative() {
                     };
                     for _ in 0..30 {
                         let mut f = p.start(&mut rng);
-                        let out = p.fight(&mut f, &mut rng);
+                        let out = p.fight(&mut f, p.clock(), &mut rng);
                         let down = f.map(|x| x.down());
                         match out.ending {
                             Ending::Timeout => {
@@ -646,13 +679,14 @@ fn a_plain_round_has_exactly_the_general_rounds_outcomes() {
     // not give the same fight; the probability of every way a round can end must still be the same,
     // exactly. A fight is a chain of rounds whose only state is the fighters' damage, the round (odd or
     // even: warriors of 7-12 strike twice in even rounds) and the healing countdown, so this samples both
-    // parities, a round where temporary damage heals, fresh and hurt fighters, one and two attacks a side,
-    // natural attacks with different dice, and the switches that change damage.
+    // parities, a round where temporary damage heals, fresh and hurt fighters, weapons and natural attacks,
+    // and the switches that change damage. (A side of several attacks a round is never plain: it stops
+    // striking a fallen foe, or finishes him, mid-turn.)
     let dagger = "class = \"fighter\"\nweapon = \"dagger\"";
     // One-sided dice keep the walk small where a side attacks twice: only the d20s and initiative branch.
     let rod = "weapon = { name = \"rod\", damage = \"1d1+1\", controllable = true, size = \"M\", type = \"B\" }";
-    let warrior = format!("class = \"fighter\"\nlevel = 7\n{rod}");
-    let beast = "monster = \"horse\"\nattacks = [\"1d1\", \"1d1+3\"]";
+    let warrior = format!("class = \"fighter\"\nlevel = 5\n{rod}");
+    let beast = "monster = \"horse\"\nattacks = [\"1d1+3\"]";
     let thief = format!("class = \"thief\"\n{rod}");
     let heal_every_round = RuleOptions {
         temp_heal_rounds: 1,
@@ -740,34 +774,44 @@ fn gcd(a: u128, b: u128) -> u128 {
 #[test]
 fn a_plain_round_rolls_every_attack_before_anyone_strikes() {
     let p = plan(
-        "class = \"fighter\"\nlevel = 7\nhp = 50\nweapon = \"long sword\"",
-        "class = \"thief\"\nhp = 3\nweapon = \"long sword\"",
+        "class = \"fighter\"\nlevel = 1\nhp = 50\nweapon = \"long sword\"",
+        "class = \"thief\"\nhp = 5\nweapon = \"long sword\"",
         None,
         Intent::Lethal,
         2,
     );
     assert!(p.plain.is_some());
-    // Each round: initiative 1 against 5 (the warrior first), his attacks, then the thief's; every d20 a
+    // Each round: initiative 1 against 5 (the fighter first), his attack, then the thief's; every d20 a
     // 20, every d8 an 8 but the first. Round 1: a held-back 1 is 1 temporary point (the odd point of a
-    // held-back blow is gentle); the thief answers with 8. Round 2: two held-back 8s (2 real and 2
-    // temporary each) drop the thief of 3 before he strikes, so his rolled hit does nothing.
-    let mut dice = Scripted::new([1, 5, 20, 1, 20, 8, 1, 5, 20, 8, 20, 8, 20, 8]);
+    // held-back blow is gentle); the thief answers with 8. Round 2: a held-back 8 (2 real and 2 temporary)
+    // drops the thief of 5 less 1 before he strikes, so his rolled hit does nothing.
+    let mut dice = Scripted::new([1, 5, 20, 1, 20, 8, 1, 5, 20, 8, 20, 8]);
     let (out, f) = fight(&p, &mut dice);
     assert_eq!(
         dice.requests(),
-        &[10, 10, 20, 8, 20, 8, 10, 10, 20, 8, 20, 8, 20, 8]
+        &[10, 10, 20, 8, 20, 8, 10, 10, 20, 8, 20, 8]
     );
     assert_eq!(
         out,
         FightOutcome {
             ending: Ending::AttackerWins,
             rounds: 2,
-            killed: [false, true],
+            killed: [false, false],
             won_by_opening: false,
         }
     );
-    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (4, 5));
+    assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (2, 3));
     assert_eq!((f[ATTACKER].real, f[ATTACKER].temporary), (8, 0));
+    // A warrior of level 7 strikes twice in every second round: his second attack is staggered after the
+    // thief's first, so the round is the general one.
+    let warrior = plan(
+        "class = \"fighter\"\nlevel = 7\nhp = 50\nweapon = \"long sword\"",
+        "class = \"thief\"\nhp = 5\nweapon = \"long sword\"",
+        None,
+        Intent::Lethal,
+        2,
+    );
+    assert!(warrior.plain.is_none());
 }
 
 #[test]
@@ -817,12 +861,12 @@ fn the_folded_split_is_the_held_back_rule_for_every_rounding() {
             for odd in [OddPoint::Temporary, OddPoint::Real] {
                 let d = held_back(rolled, rounding, odd);
                 assert_eq!(
-                    Split::new(true, rounding, odd).damage(rolled),
+                    Split::new(true, rounding, odd, HeldBackRounding::PerBlow).damage(rolled),
                     [d.real as i32, d.temporary as i32],
                     "held back, {rounding:?}, {odd:?}, {rolled}"
                 );
                 assert_eq!(
-                    Split::new(false, rounding, odd).damage(rolled),
+                    Split::new(false, rounding, odd, HeldBackRounding::PerBlow).damage(rolled),
                     [rolled.max(1), 0],
                     "full force, {rounding:?}, {rolled}"
                 );
@@ -1402,7 +1446,7 @@ fn an_opening_knockout_ends_the_fight_in_round_0() {
     let mut dice = Scripted::new([6, 1, 5, 1, 1]);
     let mut f = p.start(&mut dice);
     let opening = p.opening.as_ref().unwrap();
-    assert_eq!(p.open(opening, &mut f, &mut dice), None);
+    assert_eq!(p.open(opening, &mut f, &mut dice), Err(p.clock()));
     assert_eq!(dice.requests(), &[20]);
 }
 
@@ -1432,7 +1476,7 @@ fn a_woken_sleeper_fights_back_in_round_1_and_the_saps_damage_stays() {
     let mut dice = Scripted::new([6, 90]);
     let mut f = p.start(&mut dice);
     let opening = p.opening.as_ref().unwrap();
-    assert_eq!(p.open(opening, &mut f, &mut dice), None);
+    assert_eq!(p.open(opening, &mut f, &mut dice), Err(p.clock()));
     assert_eq!(
         (f[VICTIM].real, f[VICTIM].temporary, f[VICTIM].left),
         (1, 5, 14)
@@ -1441,7 +1485,7 @@ fn a_woken_sleeper_fights_back_in_round_1_and_the_saps_damage_stays() {
     let mut g = f;
     let mut bout = NO_BOUT;
     let mut round = Scripted::new([20, 100]);
-    p.turn::<VICTIM, Scripted>(&mut g, 1, false, &mut bout, &mut round);
+    p.turn::<VICTIM, Scripted>(&mut g, 1, Pass::All, false, &mut bout, &mut round);
     assert!(g[ATTACKER].temporary > 0, "the woken victim's punch landed");
     // A sap whose damage drops the victim ends the fight in round 0.
     let frail = "class = \"fighter\"\nhp = 4\nstate = \"asleep\"";
@@ -1474,7 +1518,7 @@ fn a_held_fighter_who_attacks_never_tries_the_contest() {
     f[VICTIM].held = true;
     let mut dice = Scripted::new([5, 1, 1]);
     let mut bout = 1;
-    p.turn::<VICTIM, Scripted>(&mut f, 2, false, &mut bout, &mut dice);
+    p.turn::<VICTIM, Scripted>(&mut f, 2, Pass::All, false, &mut bout, &mut dice);
     assert_eq!(dice.requests(), &[20], "one attack roll, no contest");
     assert!(f[VICTIM].held, "he never breaks free this way");
     // By default the same turn is the contest: a pair of d20s.
@@ -1487,19 +1531,19 @@ fn a_held_fighter_who_attacks_never_tries_the_contest() {
     )
     .unwrap();
     let mut dice = Scripted::new([20, 1]);
-    p.turn::<VICTIM, Scripted>(&mut f, 2, false, &mut bout, &mut dice);
+    p.turn::<VICTIM, Scripted>(&mut f, 2, Pass::All, false, &mut bout, &mut dice);
     assert_eq!(dice.requests(), &[20, 20]);
 }
 
 const SAPPER: &str = "class = \"thief\"\nlevel = 5\nhp = 1\nstrength = 16\nweapon = \"club\"";
+/// A sapper with bare hands: an unarmed attack, so nobody is the armed man against an unarmed guard.
+const BARE_SAPPER: &str = "class = \"thief\"\nlevel = 5\nhp = 1\nstrength = 16";
 
 #[test]
 fn a_saps_plus_1_initiative_lets_the_victim_act_first_on_a_tie_he_would_have_shared() {
     let guard = "class = \"fighter\"\nlevel = 1\nhp = 20";
-    let p = plan(SAPPER, guard, Some(Style::Sap), Intent::Lethal, 1);
+    let p = plan(BARE_SAPPER, guard, Some(Style::Sap), Intent::Lethal, 1);
     assert_eq!(called_shot_initiative(BlowKind::Sap), 1);
-    let armed = plan(SAPPER, GUARD, Some(Style::Sap), Intent::Lethal, 1);
-    assert!(!armed.armed_defender, "a sap is a called shot, not a brawl");
     // Both roll 5: the sapper's 6 loses. The guard's punch hits on 20 (a haymaker, 2 points, no knockout
     // on the d100) and drops the sapper of 1 hit point before he swings: his d20 is never asked.
     let mut dice = Scripted::new([5, 5, 20, 100]);
@@ -1507,7 +1551,7 @@ fn a_saps_plus_1_initiative_lets_the_victim_act_first_on_a_tie_he_would_have_sha
     assert_eq!(out.ending, Ending::VictimWins);
     assert_eq!(dice.requests(), &[10, 10, 20, 100]);
     // Without the called shot (a punch), the same tie is simultaneous: both swing.
-    let punch = plan(SAPPER, guard, Some(Style::Punch), Intent::Lethal, 1);
+    let punch = plan(BARE_SAPPER, guard, Some(Style::Punch), Intent::Lethal, 1);
     assert_eq!(called_shot_initiative(BlowKind::Punch), 0);
     let mut dice = Scripted::new([5, 5, 1, 20, 100]);
     fight(&punch, &mut dice);
@@ -1523,9 +1567,10 @@ fn a_sap_knockout_puts_the_victim_out_for_the_fight() {
         Intent::Lethal,
         5,
     );
-    // Initiative 1 (+1: 2) against 9: the sap first. Thief THAC0 18, −8, against AC 10: needs 16; a 17 hits
-    // for 1d6 + 1 = 6: 1 real, 5 temporary, 30 %: a d100 of 30 knocks him out, and the fight ends.
-    let mut dice = Scripted::new([1, 9, 17, 5, 30]);
+    // The thief's club against the fighter's fists: the armed sapper strikes first, whatever the
+    // initiative, at +4. Thief THAC0 18, −8, +4, against AC 10: needs 12; a 12 hits for 1d6 + 1 + 4 = 6: 1
+    // real, 5 temporary, 30 %: a d100 of 30 knocks him out, and the fight ends.
+    let mut dice = Scripted::new([9, 1, 12, 1, 30]);
     let (out, f) = fight(&p, &mut dice);
     assert_eq!((out.ending, out.rounds), (Ending::AttackerWins, 1));
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (1, 5));
@@ -1725,11 +1770,11 @@ fn a_held_fighter_who_attacks_does_so_at_minus_4_unless_he_wrestles() {
     let mut bout = 1;
     // A 12 would hit him free; held, it misses: no damage die follows.
     let mut dice = Scripted::new([12]);
-    p.turn::<VICTIM, Scripted>(&mut f, 2, false, &mut bout, &mut dice);
+    p.turn::<VICTIM, Scripted>(&mut f, 2, Pass::All, false, &mut bout, &mut dice);
     assert_eq!(dice.requests(), &[20]);
     // A 14 hits even while held: the dagger's d4 follows.
     let mut dice = Scripted::new([14, 2]);
-    p.turn::<VICTIM, Scripted>(&mut f, 2, false, &mut bout, &mut dice);
+    p.turn::<VICTIM, Scripted>(&mut f, 2, Pass::All, false, &mut bout, &mut dice);
     assert_eq!(dice.requests(), &[20, 4]);
 }
 

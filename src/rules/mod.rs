@@ -252,7 +252,9 @@ pub enum Ineligible {
     #[error("a sap works only on creatures of size T, S or M (the victim is {0})")]
     TooLarge(Size),
     /// Saps are melee or bare-handed.
-    #[error("a sap needs a melee weapon or bare hands, not a {0}")]
+    #[error(
+        "a sap needs a melee weapon or bare hands, not a {0} (give the attacker a melee backup_weapon)"
+    )]
     Missile(String),
     /// Holding a blow back needs a weapon whose damage can be controlled.
     #[error("a {0} cannot be held back: only controllable weapons (swords, axes, daggers)")]

@@ -6,6 +6,7 @@
 use crate::dice::{Dice, Paths, Roller};
 use crate::rules::action::Fixed;
 use crate::rules::attack::AttackRoll;
+use crate::rules::catalog::Weapon;
 use crate::rules::maneuver::{
     Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
 };
@@ -118,15 +119,21 @@ impl SapOutcome {
     }
 }
 
-/// Whether a sap is allowed: victims of size T, S or M only, and never with a missile weapon.
+/// Whether a sap is allowed: victims of size T, S or M only, and never with a missile weapon (a missile
+/// holder saps with his melee `backup_weapon` if he has one).
 pub fn eligibility(m: &Matchup) -> Result<(), Ineligible> {
     if m.victim.size > Size::M {
         return Err(Ineligible::TooLarge(m.victim.size));
     }
-    if m.attacker.weapon.missile {
-        return Err(Ineligible::Missile(m.attacker.weapon.name.clone()));
-    }
-    Ok(())
+    sapping_weapon(&m.attacker).map(|_| ())
+}
+
+/// The weapon a sap is struck with: the one in hand, or a missile holder's melee backup, or his fists.
+fn sapping_weapon(attacker: &Combatant) -> Result<&Weapon, Ineligible> {
+    attacker
+        .in_melee()
+        .0
+        .ok_or_else(|| Ineligible::Missile(attacker.weapon.name.clone()))
 }
 
 /// The sap's damage split: 25% real, the rest temporary, as for punching ([`Damage::quarter_real`]).
@@ -169,7 +176,7 @@ impl Sap {
         };
         Ok(Sap {
             attack,
-            damage: attacker.weapon.damage_against(victim.size),
+            damage: sapping_weapon(attacker)?.damage_against(victim.size),
             damage_bonus: attacker.damage_adjustment(),
             chance,
             ko_rounds: options.sap_ko_rounds,
@@ -385,6 +392,10 @@ mod tests {
             Err(Ineligible::Missile(_))
         ));
         assert!(Sap::prepare(&matchup("class = \"fighter\"", GUARD), &o).is_ok());
+        // An archer saps with his melee backup, and its damage.
+        let archer = "class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"dagger\"";
+        let s = Sap::prepare(&matchup(archer, GUARD), &o).unwrap();
+        assert_eq!(s.damage, Dice::of(1, 4, 0));
     }
 
     #[test]

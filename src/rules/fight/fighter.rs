@@ -43,6 +43,9 @@ pub(super) struct Fighter {
     pub(super) hold_began: u32,
     pub(super) held: bool,
     pub(super) slot: Slot,
+    /// The slot he holds outside a wrestling bout: the main weapon, or what a disarm left him. A lethal
+    /// finish is struck from it, since the bout is over once the foe is down.
+    pub(super) home: Slot,
 }
 
 /// [`Fighter::down_at`] of a pinned fighter, or of one a sap put out for the fight: down however many hit

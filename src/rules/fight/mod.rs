@@ -288,6 +288,7 @@ impl FightPlan {
             hold_began: 0,
             held: false,
             slot: self.sides[s].first_slot,
+            home: self.sides[s].first_slot,
         })
     }
 

@@ -53,14 +53,23 @@ impl FightPlan {
         None
     }
 
-    /// A victim still standing means to strike his downed foe again: he finishes the fallen, and the
-    /// attacker is down but not yet dead.
+    /// A victim still standing means to strike his downed foe again: the attacker is down but not yet
+    /// dead, and the victim finishes the fallen.
     #[inline(always)]
     pub(super) fn finishing(&self, f: &[Fighter; 2]) -> bool {
-        self.sides[VICTIM].finishes
-            && f[ATTACKER].down()
-            && !f[VICTIM].down()
-            && !f[ATTACKER].dead(self.death_at)
+        f[ATTACKER].down() && !f[VICTIM].down() && self.finishes::<VICTIM>(f)
+    }
+
+    /// Side `S` would finish his downed foe: he finishes the fallen, the foe is not yet dead, and the
+    /// weapon he holds outside a bout can kill (a weapon, or natural attacks). Fists cannot: their damage
+    /// is mostly temporary, and the text knows no finishing blow with them (docs/rules.md §6 "No blows on
+    /// the fallen").
+    #[inline(always)]
+    fn finishes<const S: usize>(&self, f: &[Fighter; 2]) -> bool {
+        let me = &self.sides[S];
+        me.finishes
+            && !f[1 - S].dead(self.death_at)
+            && me.blows[f[S].home as usize].kind.damage_dice().is_some()
     }
 
     /// How the fight stands after `round`: the side left standing wins, both down is both down, and
@@ -294,11 +303,10 @@ impl FightPlan {
         }
     }
 
-    /// Side `S` strikes his foe now: the foe stands, or is down but alive and `S` finishes the fallen.
+    /// Side `S` strikes his foe now: the foe stands, or is down and `S` finishes him.
     #[inline(always)]
     fn strikes<const S: usize>(&self, f: &[Fighter; 2]) -> bool {
-        let o = 1 - S;
-        !f[o].down() || (self.sides[S].finishes && !f[o].dead(self.death_at))
+        !f[1 - S].down() || self.finishes::<S>(f)
     }
 
     /// Attack number `i` of side `s` this round, with the blow of the slot in hand: none at a fallen foe,
@@ -319,7 +327,9 @@ impl FightPlan {
             return;
         }
         let me = &self.sides[s];
-        let blow = &me.blows[f[s].slot as usize];
+        // A finishing blow comes from the weapon held outside the bout, which ended as the foe fell.
+        let finishing = f[o].down();
+        let blow = &me.blows[if finishing { f[s].home } else { f[s].slot } as usize];
         if blow.kind == BlowKind::Wrestle {
             // A wrestling attack starts the bout, hit or miss.
             *bout_began = (*bout_began).min(round);
@@ -328,7 +338,7 @@ impl FightPlan {
             return;
         }
         let natural = rng.die(20) as usize;
-        let face = if f[o].down() {
+        let face = if finishing {
             blow.helpless[natural]
         } else {
             let situation = usize::from(armed) * ARMED_BONUS
@@ -378,7 +388,9 @@ impl FightPlan {
                 );
                 if c.first_wins {
                     f[o].slot = self.sides[o].disarmed;
+                    f[o].home = self.sides[o].disarmed;
                     f[s].slot = Slot::Backup;
+                    f[s].home = Slot::Backup;
                 }
             }
             BlowKind::Overbear if face.hit => match f[o].prone_since {

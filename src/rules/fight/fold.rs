@@ -126,11 +126,11 @@ pub(super) struct Split {
     /// 1 when the odd point of a held-back total is temporary, else 0: `(total + odd) >> 1` is then the
     /// temporary share.
     pub(super) odd: i32,
-    /// The fight's unit of damage in hit points' parts: 1, or 4 when damage is kept in quarter points.
+    /// The fight's unit of damage in parts of a hit point: 1, or 4 when damage is kept in quarter points
+    /// (`held_back_rounding = "exact"`). The roll is counted in it before halving, so a held-back blow is
+    /// exactly half its roll (nothing to round: `up` is 0) and a quarter of it real; a hit does at least a
+    /// point, `unit`.
     pub(super) unit: i32,
-    /// A held-back blow kept exact in quarter points (`held_back_rounding = "exact"`): half the roll, a
-    /// quarter of it real, no rounding.
-    pub(super) exact: bool,
 }
 
 impl Split {
@@ -140,28 +140,25 @@ impl Split {
         odd_point: OddPoint,
         held_back_rounding: HeldBackRounding,
     ) -> Split {
+        let unit = unit(held_back_rounding);
         Split {
             held_back: u32::from(held_back),
-            up: rounding.divide(1, 2),
+            // In quarter points a half never needs rounding.
+            up: if unit == 1 { rounding.divide(1, 2) } else { 0 },
             odd: odd_point.odd(),
-            unit: unit(held_back_rounding),
-            exact: held_back && held_back_rounding == HeldBackRounding::Exact,
+            unit,
         }
     }
 
     /// The real and temporary damage of `rolled`, in the fight's unit.
     #[inline(always)]
     pub(super) fn damage(&self, rolled: i32) -> [i32; 2] {
-        if self.exact {
-            // In quarter points: the half is `2 × rolled`, of which half is real. A hit does at least a
-            // point (4 quarters), as a rounded one does.
-            let quarter = rolled.max(2);
-            return [quarter, quarter];
-        }
-        // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well.
-        let total = ((rolled + self.up * self.held_back as i32) >> self.held_back).max(1);
+        // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well. In quarter
+        // points the total is even, so its halves are exact whatever `odd` says.
+        let total = ((rolled * self.unit + self.up * self.held_back as i32) >> self.held_back)
+            .max(self.unit);
         let temporary = ((total + self.odd) >> 1) * self.held_back as i32;
-        [(total - temporary) * self.unit, temporary * self.unit]
+        [total - temporary, temporary]
     }
 }
 

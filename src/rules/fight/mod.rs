@@ -120,8 +120,11 @@ pub struct FightPlan {
     sides: [Side; 2],
     options: RuleOptions,
     max_rounds: u32,
-    /// The armed-defender rule may apply in this fight: some blow one side may hold is armed against an
-    /// unarmed one the other side may hold (`decide::armed_against`). Each round then asks the blows in hand.
+    /// Who strikes first as the armed man, by the slots in hand (`[attacker's][victim's]`): 0 nobody, else
+    /// the side's index + 1 (`decide::armed_against`, folded once per point so that a round reads one
+    /// byte).
+    armed_first: [[u8; fighter::SLOTS]; fighter::SLOTS],
+    /// Some pair of slots has an armed man: the rule may apply in this fight.
     armed_defender: bool,
     /// The unit damage and hit points are kept in: 1, or 4 for quarter points (`held_back_rounding`).
     unit: i32,
@@ -236,14 +239,7 @@ impl FightPlan {
             finishes,
             options,
         );
-        // Whether any blow a side may hold is armed against one the other may hold, either way.
-        let sides = options.armed_defender_sides;
-        let armed_defender = attacker.blows.iter().any(|x| {
-            victim.blows.iter().any(|y| {
-                armed_against(x.armament, y.armament, false, sides)
-                    || armed_against(y.armament, x.armament, true, sides)
-            })
-        });
+        let armed_first = armed_first(&attacker, &victim, options);
         // Slots change only in a wrestling bout or a disarm, neither of which a plain fight has, so the
         // blows in hand at the start are the only ones.
         let plain = attacker.plain().zip(victim.plain()).map(|(a, v)| [a, v]);
@@ -255,7 +251,8 @@ impl FightPlan {
             sides: [attacker, victim],
             options: options.clone(),
             max_rounds,
-            armed_defender,
+            armed_first,
+            armed_defender: armed_first.iter().flatten().any(|&x| x != 0),
             unit,
             death_at: options.death_at * unit,
             staggers,
@@ -347,6 +344,8 @@ impl FightPlan {
             crate::rules::armed_defender::armed_with(&m.victim).map(|w| arm(w, m.victim.size));
         self.sides[ATTACKER].blows[fighter::Slot::Backup as usize] =
             fold::blow_in(&m.attacker, &m.victim, then_kind, taken.as_ref(), options);
+        self.armed_first = armed_first(&self.sides[ATTACKER], &self.sides[VICTIM], options);
+        self.armed_defender = self.armed_first.iter().flatten().any(|&x| x != 0);
         Ok(self)
     }
 
@@ -417,6 +416,29 @@ impl FightPlan {
             heal_in: self.options.temp_heal_rounds,
         }
     }
+}
+
+/// Who strikes first as the armed man for every pair of slots in hand (see [`FightPlan::armed_first`]):
+/// the victim when he is armed against an unarmed attacker, else the attacker when he is armed against an
+/// unarmed victim and the rule counts him.
+fn armed_first(
+    attacker: &Side,
+    victim: &Side,
+    options: &RuleOptions,
+) -> [[u8; fighter::SLOTS]; fighter::SLOTS] {
+    let sides = options.armed_defender_sides;
+    std::array::from_fn(|a| {
+        std::array::from_fn(|v| {
+            let (x, y) = (attacker.blows[a].armament, victim.blows[v].armament);
+            if armed_against(y, x, true, sides) {
+                VICTIM as u8 + 1
+            } else if armed_against(x, y, false, sides) {
+                ATTACKER as u8 + 1
+            } else {
+                0
+            }
+        })
+    })
 }
 
 // The tally of a fight: one counter per ending, deaths and the opening's win, and the rounds fought.

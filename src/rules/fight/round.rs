@@ -10,8 +10,7 @@ use crate::dice::Roller;
 use crate::rules::attack::contest;
 use crate::rules::brawl::{knockout, wrestling_damage};
 use crate::rules::fight::decide::{
-    ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, armed_against,
-    breaks_free_first, order,
+    ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, breaks_free_first, order,
 };
 use crate::rules::fight::fighter::{Clock, Fighter, NO_BOUT, PINNED, Slot};
 use crate::rules::fight::{ATTACKER, Ending, FightOutcome, FightPlan, VICTIM};
@@ -110,15 +109,12 @@ impl FightPlan {
         if !self.armed_defender {
             return None;
         }
-        let held = |s: usize| self.sides[s].blows[f[s].slot as usize].armament;
-        let (a, v) = (held(ATTACKER), held(VICTIM));
-        let sides = self.options.armed_defender_sides;
-        if armed_against(v, a, true, sides) && f[ATTACKER].can_act(round) {
-            Some(VICTIM)
-        } else if armed_against(a, v, false, sides) && f[VICTIM].can_act(round) {
-            Some(ATTACKER)
-        } else {
-            None
+        match self.armed_first[f[ATTACKER].slot as usize][f[VICTIM].slot as usize] {
+            0 => None,
+            man => {
+                let man = usize::from(man - 1);
+                f[1 - man].can_act(round).then_some(man)
+            }
         }
     }
 
@@ -142,6 +138,18 @@ impl FightPlan {
                         f[s].slot = self.sides[s].in_bout;
                     }
                 }
+            }
+            if f[ATTACKER].down() {
+                // Only a lethal victim finishing the fallen attacker is left to act.
+                self.finish_round(f, round, &mut bout_began, rng);
+                if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
+                    return outcome;
+                }
+                let Some(next) = round.checked_add(1) else {
+                    break;
+                };
+                round = next;
+                continue;
             }
             // A called shot adds to its maker's roll (the lower acts first), in every round he makes one.
             let called_shot = self.sides[ATTACKER].blows[f[ATTACKER].slot as usize].called_shot;
@@ -172,9 +180,9 @@ impl FightPlan {
                 // attack, not his turn: a held man still spends his first normal attack on the contest, not
                 // this one.
                 if armed == Some(VICTIM) && f[VICTIM].can_act(round) {
-                    self.attack::<VICTIM, R>(f, round, true, 0, &mut bout_began, rng);
+                    self.attack::<VICTIM, R, false>(f, round, true, 0, &mut bout_began, rng);
                 } else if armed == Some(ATTACKER) && f[ATTACKER].can_act(round) {
-                    self.attack::<ATTACKER, R>(f, round, true, 0, &mut bout_began, rng);
+                    self.attack::<ATTACKER, R, false>(f, round, true, 0, &mut bout_began, rng);
                 }
                 self.pass(f, round, order, Pass::First, &mut bout_began, rng);
                 if self.staggers {
@@ -250,19 +258,27 @@ impl FightPlan {
         rng: &mut R,
     ) {
         let (s, o) = (S, 1 - S);
-        // A holder who has fallen holds nothing.
-        if f[s].held && f[o].down() {
-            f[s].held = false;
-            f[o].holding = 0;
-        }
         // Most fighters make one attack a round: unless a hold is in play, their turn is that attack in the
         // first pass, and nothing in the second. Why a path of its own: it spares the common round the count
         // and the loop (about a tenth of a brawl round's instructions).
         if self.sides[s].single && !f[s].held && f[s].holding == 0 {
-            if pass != Pass::Second {
-                self.attack::<S, R>(f, round, armed, 0, bout_began, rng);
+            // Both stood as the round began, so a lone attack meets a standing foe, unless an armed man's
+            // extra attack has just dropped him.
+            match pass {
+                Pass::Second => {}
+                Pass::First | Pass::All if self.options.armed_defender_extra_attack => {
+                    self.attack::<S, R, true>(f, round, armed, 0, bout_began, rng)
+                }
+                Pass::First | Pass::All => {
+                    self.attack::<S, R, false>(f, round, armed, 0, bout_began, rng)
+                }
             }
             return;
+        }
+        // A holder who has fallen holds nothing.
+        if f[s].held && f[o].down() {
+            f[s].held = false;
+            f[o].holding = 0;
         }
         let n = self.attacks(s, round);
         let split = self.sides[s].first_pass[(round % 2) as usize];
@@ -299,7 +315,7 @@ impl FightPlan {
             }
         }
         for i in next..to {
-            self.attack::<S, R>(f, round, armed, i as usize, bout_began, rng);
+            self.attack::<S, R, true>(f, round, armed, i as usize, bout_began, rng);
         }
     }
 
@@ -309,11 +325,27 @@ impl FightPlan {
         !f[1 - S].down() || self.finishes::<S>(f)
     }
 
+    /// A round that begins with the attacker down and a lethal victim over him: the victim's attacks of
+    /// the round, each a finishing blow, until he is dead.
+    #[inline(never)]
+    fn finish_round<R: Roller + ?Sized>(
+        &self,
+        f: &mut [Fighter; 2],
+        round: u32,
+        bout_began: &mut u32,
+        rng: &mut R,
+    ) {
+        for i in 0..self.attacks(VICTIM, round) {
+            self.attack::<VICTIM, R, true>(f, round, false, i as usize, bout_began, rng);
+        }
+    }
+
     /// Attack number `i` of side `s` this round, with the blow of the slot in hand: none at a fallen foe,
-    /// save a finishing blow, which hits automatically (a helpless foe, PHB Table 51).
+    /// save a finishing blow, which hits automatically (a helpless foe, PHB Table 51). `FALLEN`: the foe
+    /// may be down (the caller cannot rule it out).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(super) fn attack<const S: usize, R: Roller + ?Sized>(
+    pub(super) fn attack<const S: usize, R: Roller + ?Sized, const FALLEN: bool>(
         &self,
         f: &mut [Fighter; 2],
         round: u32,
@@ -323,12 +355,12 @@ impl FightPlan {
         rng: &mut R,
     ) {
         let (s, o) = (S, 1 - S);
-        if !self.strikes::<S>(f) {
+        // A finishing blow comes from the weapon held outside the bout, which ended as the foe fell.
+        let finishing = FALLEN && f[o].down();
+        if finishing && !self.finishes::<S>(f) {
             return;
         }
         let me = &self.sides[s];
-        // A finishing blow comes from the weapon held outside the bout, which ended as the foe fell.
-        let finishing = f[o].down();
         let blow = &me.blows[if finishing { f[s].home } else { f[s].slot } as usize];
         if blow.kind == BlowKind::Wrestle {
             // A wrestling attack starts the bout, hit or miss.

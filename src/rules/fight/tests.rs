@@ -295,10 +295,11 @@ fn death_at_minus_10_leaves_the_dying_unconscious() {
         "class = \"fighter\"\nhp = 20\nweapon = \"long sword\"",
     );
     // A plain fight: the subduer's missed attack is rolled before the victim's blow of 5, which leaves him
-    // at -2: dying, not dead. The victim, who fights to kill, finishes him in round 2: the d20 hits
-    // whatever it shows (PHB Table 51: a helpless foe), and 8 more real points reach -10.
+    // at -2: dying, not dead. The victim, who fights to kill, finishes him in round 2, where only he acts
+    // (no initiative): the d20 hits whatever it shows (PHB Table 51: a helpless foe), and 8 more real
+    // points reach -10.
     let p = FightPlan::prepare(&m, &o, kind(None), Intent::Lethal, 5).unwrap();
-    let mut dice = Scripted::new([5, 1, 2, 8, 15, 5, 4, 4, 1, 8]);
+    let mut dice = Scripted::new([5, 1, 2, 8, 15, 5, 1, 8]);
     let (out, f) = fight(&p, &mut dice);
     assert_eq!(
         out,

@@ -9,11 +9,13 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::dice::Dice;
+use crate::rules::action::Action;
 use crate::rules::catalog::{self, Class, Weapon, WeaponType};
 use crate::rules::combatant::{
     ArmorClass, Combatant, HitPoints, Kind, MartialArtsSkill, Position, State, character_hit_dice,
     monster_hit_dice,
 };
+use crate::rules::reads::{Read, Role};
 use crate::rules::tables::{self, ArmorType, Group, HitDice, SaveCategory, Size, Strength};
 use crate::rules::{Key, Unit, keys};
 
@@ -441,6 +443,72 @@ impl CombatantSpec {
         }
         Ok(c)
     }
+}
+
+/// The warning for a combatant field of `role` that no point reads (docs/scenarios.md "Fields an action does
+/// not read"): each action that leaves it unread, with the part of the action that would read it (`None`: no
+/// part does), and a suggestion: what the field is for, or how to make the action read it.
+pub fn unread_warning(
+    role: Role,
+    field: &str,
+    unread: &[(Action, Option<Read>)],
+) -> (String, Option<String>) {
+    // The actions grouped by why they leave it unread, in order.
+    let mut groups: Vec<(Option<Read>, Vec<Action>)> = Vec::new();
+    for &(action, only) in unread {
+        let only = only.filter(|o| *o != Read::Always);
+        match groups.iter_mut().find(|(o, _)| *o == only) {
+            Some((_, actions)) => actions.push(action),
+            None => groups.push((only, vec![action])),
+        }
+    }
+    let reasons: Vec<String> = groups
+        .iter()
+        .map(|(only, actions)| {
+            let names: Vec<String> = actions.iter().map(|a| format!("`{a}`")).collect();
+            let one = actions.len() == 1;
+            let (who, does, reads) = if one {
+                ("action", "does not read", "reads")
+            } else {
+                ("actions", "do not read", "read")
+            };
+            let why = match only {
+                None | Some(Read::Always) => format!("{does} it"),
+                Some(Read::RoughStrength) => format!(
+                    "{does} it here: it counts only toward a monster's rough Strength, which a given `strength`, or a character's, replaces"
+                ),
+                Some(Read::Opening) => {
+                    format!("{reads} it only in an opening (`action_options.opening`)")
+                }
+                Some(Read::MugOpening) => format!(
+                    "{reads} it only in a mugging opening (`action_options.opening = \"mug\"`)"
+                ),
+            };
+            format!("{who} {} {why}", names.join(", "))
+        })
+        .collect();
+    let brawler = role == Role::Attacker && unread.iter().any(|(a, _)| *a == Action::Brawl);
+    let help = match field {
+        "aware" => {
+            "only a mugging, and a fight's opening, need the victim unaware; a sleeping or held victim is `state`"
+        }
+        "position" => "only a mugging (alone, or as a fight's opening) strikes from behind",
+        "opening_weapon" => {
+            "only the opening of a `brawl` or `subdue` (`action_options.opening`) draws it; the action's own weapon is `weapon`"
+        }
+        "attacks" if brawler => {
+            "a brawler fights with his `style`; a monster strikes with its natural attacks as a `subdue` attacker"
+        }
+        _ => "remove it, or change `action`",
+    };
+    (
+        format!(
+            "`{}.{field}` is set, but {}",
+            role.name(),
+            reasons.join("; ")
+        ),
+        Some(help.to_string()),
+    )
 }
 
 /// "unknown monster `ogr`: did you mean `ogre`? (known: ...)".

@@ -208,6 +208,9 @@ fn command_line() -> String {
 fn check(paths: &[PathBuf], out: &mut impl Write) -> Result<()> {
     let scenarios = run::load_all(paths)?;
     for s in &scenarios {
+        for warning in &s.warnings {
+            eprintln!("warning: {warning}");
+        }
         writeln!(out, "{}: {}", s.file, s.title)?;
         let actions: Vec<&str> = s.distinct_actions().iter().map(|a| a.name()).collect();
         writeln!(out, "  action:   {}", actions.join(", "))?;
@@ -389,7 +392,7 @@ impl Watch for Terminal {
     }
 
     fn warn(&self, message: &str) {
-        eprintln!("{message}");
+        eprintln!("warning: {message}");
     }
 }
 

@@ -115,6 +115,7 @@ pub fn report_html(r: &Report<'_>) -> Vec<u8> {
     putln!(page, "<title>{}</title>", escape(&s.title));
     putln!(page, "<style>{STYLE}</style>\n</head>\n<body>");
     header(&mut page, r);
+    warnings(&mut page, r);
     let sections: [Section; 7] = [
         ("charts", "Charts", charts),
         ("headline", "Headline", headline),
@@ -183,6 +184,8 @@ dl.facts dt{font-weight:600}\
 dl.facts dd{margin:0;overflow-wrap:anywhere}\
 dl.glossary dt{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}\
 dl.glossary dd{margin:0 0 .4rem 1.25rem}\
+.warnings{border-left:4px solid #c77c00;background:#fff8e6;padding:.25rem 1rem;margin:1rem 0}\
+.warnings h2{margin:.5rem 0;border:none}\
 @media (max-width:40rem){body{padding:.75rem;font-size:15px}dl.facts{grid-template-columns:1fr}\
 dl.facts dd{margin-left:1rem}}\
 @media print{body{max-width:none;padding:0;font-size:10pt}nav{display:none}.scroll{overflow:visible}\
@@ -230,6 +233,37 @@ fn header(page: &mut String, r: &Report<'_>) {
         confidence(s.confidence),
         r.manifest.seed
     );
+}
+
+/// The scenario's warnings, when it has any, where nobody can miss them: fields the file sets that the
+/// action does not read, each with its place in the file and a suggestion.
+fn warnings(page: &mut String, r: &Report<'_>) {
+    let warnings = &r.scenario.warnings;
+    if warnings.is_empty() {
+        return;
+    }
+    page.push_str(
+        "<aside class=\"warnings\" id=\"warnings\" role=\"note\">\n<h2>Warnings</h2>\n<p>The file sets \
+         these fields, but the action does not read them: every number here is what it would be without \
+         them.</p>\n<ul>\n",
+    );
+    for w in warnings {
+        let place = match w.line {
+            Some(line) => format!("{}:{line}:{}", w.file, w.column),
+            None => w.file.clone(),
+        };
+        put!(
+            page,
+            "<li><code>{}</code> {}",
+            escape(&place),
+            escape(&w.message)
+        );
+        if let Some(help) = &w.help {
+            put!(page, "<br><span class=\"note\">{}</span>", escape(help));
+        }
+        page.push_str("</li>\n");
+    }
+    page.push_str("</ul>\n</aside>\n");
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -177,8 +177,10 @@ pub struct Combatant {
     pub height_ft: f64,
     /// The weapon in hand (the fist when none).
     pub weapon: Weapon,
-    /// A size S weapon for wrestling bouts.
+    /// A melee weapon drawn when the main one is a missile weapon, or in a wrestling bout (if size S).
     pub backup_weapon: Option<Weapon>,
+    /// The melee weapon of a fight's opening, drawn before `weapon` (`None`: the opening uses `weapon`).
+    pub opening_weapon: Option<Weapon>,
     /// Natural attacks used in fights (empty for weapon users).
     pub attacks: Vec<Dice>,
     /// Hit points.

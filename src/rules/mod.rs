@@ -18,6 +18,7 @@ pub mod grab;
 pub mod maneuver;
 pub mod mugging;
 pub mod options;
+pub mod reads;
 pub mod sap;
 pub mod strike;
 pub mod tables;

@@ -92,7 +92,7 @@ impl RunError {
 pub trait Watch: Sync {
     /// A count of `total` trials (0 when not known ahead) under `label`; it ends when dropped.
     fn progress(&self, total: u64, label: &str) -> Box<dyn Progress + '_>;
-    /// A warning, said at once.
+    /// A warning, said at once (the message alone: the watcher marks it as a warning).
     fn warn(&self, message: &str);
 }
 
@@ -338,6 +338,14 @@ pub fn without_exact(scenario: &Scenario) -> (Vec<String>, Vec<String>) {
     (points, tunes)
 }
 
+/// Says, before a study runs, every combatant field its file sets and its action does not read
+/// ([`Scenario::warnings`]).
+pub fn warn_unread(scenario: &Scenario, watch: &dyn Watch) {
+    for warning in &scenario.warnings {
+        watch.warn(&warning.to_string());
+    }
+}
+
 /// Runs one study and writes its folder: at the scenario's trials, or, with a target error, from one block
 /// doubling until every headline interval is narrow enough (or the most trials are reached, which `watch`
 /// is warned of).
@@ -347,6 +355,7 @@ pub fn run<'s>(
     watch: &dyn Watch,
 ) -> Result<Finished<'s>, RunError> {
     let started = Started::now();
+    warn_unread(scenario, watch);
     let threads = options.threads;
     let mut trials = match options.target_error {
         Some(_) => engine::BLOCK_SIZE,

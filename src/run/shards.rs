@@ -54,6 +54,7 @@ pub fn run_shard(
     {
         return Ok(ShardRun::AlreadyDone { path });
     }
+    super::warn_unread(scenario, watch);
     let started = Started::now();
     let items = work.shard_items(index, shards);
     let mut part = {

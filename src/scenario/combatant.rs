@@ -9,11 +9,13 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::dice::Dice;
+use crate::rules::action::Action;
 use crate::rules::catalog::{self, Class, Weapon, WeaponType};
 use crate::rules::combatant::{
     ArmorClass, Combatant, HitPoints, Kind, MartialArtsSkill, Position, State, character_hit_dice,
     monster_hit_dice,
 };
+use crate::rules::reads::{Read, Role};
 use crate::rules::tables::{self, ArmorType, Group, HitDice, SaveCategory, Size, Strength};
 use crate::rules::{Key, Unit, keys};
 
@@ -180,8 +182,10 @@ pub struct CombatantSpec {
     pub saves: Option<SavesSpec>,
     /// The weapon in hand (default: the fist, or the monster's).
     pub weapon: Option<WeaponSpec>,
-    /// A size S weapon drawn when a wrestling bout makes the main one useless, or when the main one is a missile weapon.
+    /// A melee weapon drawn when the main one is a missile weapon, or when a wrestling bout makes the main one useless (only a size S one serves there).
     pub backup_weapon: Option<WeaponSpec>,
+    /// The melee weapon of a fight's opening (a club for the mugging), drawn before the fight's own `weapon`; the switch costs nothing (default: `weapon`).
+    pub opening_weapon: Option<WeaponSpec>,
     /// A monster's natural attacks, one dice expression each (a given `weapon` replaces the catalog's).
     pub attacks: Option<Vec<Dice>>,
     /// A weight-carrying animal, or made partly of one: +8 to a monster's rough Strength.
@@ -210,7 +214,7 @@ pub struct CombatantSpec {
 
 impl CombatantSpec {
     /// Every field with its name on charts, in declaration order.
-    pub const KEYS: [Key; 32] = [
+    pub const KEYS: [Key; 33] = [
         Key::new("name", "name", Unit::None),
         Key::new("class", "class", Unit::None),
         Key::new("level", "level", Unit::None),
@@ -232,6 +236,7 @@ impl CombatantSpec {
         Key::new("saves", "saving throws", Unit::D20),
         Key::new("weapon", "weapon", Unit::None),
         Key::new("backup_weapon", "backup weapon", Unit::None),
+        Key::new("opening_weapon", "opening weapon", Unit::None),
         Key::new("attacks", "attacks", Unit::None),
         Key::new("carrier", "weight carrier", Unit::None),
         Key::new("legs", "legs", Unit::None),
@@ -246,7 +251,7 @@ impl CombatantSpec {
     ];
 
     /// The field names a scenario may use, in declaration order (for suggestions on a misspelt one).
-    pub const FIELDS: [&'static str; 32] = keys(&CombatantSpec::KEYS);
+    pub const FIELDS: [&'static str; 33] = keys(&CombatantSpec::KEYS);
 }
 
 /// A field whose value the rules cannot accept.
@@ -301,20 +306,17 @@ impl CombatantSpec {
             None => None,
         };
         let backup_weapon = match &spec.backup_weapon {
-            Some(w) => Some(resolve_weapon(w, "backup_weapon")?),
+            Some(w) => Some(resolve_melee_weapon(w, "backup_weapon", "a backup weapon")?),
             None => None,
         };
-        if let Some(b) = &backup_weapon
-            && b.size != Size::S
-        {
-            return Err(spec_error(
-                "backup_weapon",
-                format!(
-                    "`{}` is size {}; a backup weapon must be size S",
-                    b.name, b.size
-                ),
-            ));
-        }
+        let opening_weapon = match &spec.opening_weapon {
+            Some(w) => Some(resolve_melee_weapon(
+                w,
+                "opening_weapon",
+                "an opening's weapon",
+            )?),
+            None => None,
+        };
         let dexterity = spec.dexterity.unwrap_or(10);
         if !(1..=25).contains(&dexterity) {
             return Err(spec_error(
@@ -395,6 +397,7 @@ impl CombatantSpec {
         c.helmet = spec.helmet.unwrap_or(false);
         c.armor_type = spec.armor_type.unwrap_or(ArmorType::None);
         c.backup_weapon = backup_weapon;
+        c.opening_weapon = opening_weapon;
         c.carrier = spec.carrier.or(monster.map(|m| m.carrier)).unwrap_or(false);
         c.legs = legs;
         c.has_back = spec.has_back.unwrap_or(true);
@@ -442,6 +445,72 @@ impl CombatantSpec {
     }
 }
 
+/// The warning for a combatant field of `role` that no point reads (docs/scenarios.md "Fields an action does
+/// not read"): each action that leaves it unread, with the part of the action that would read it (`None`: no
+/// part does), and a suggestion: what the field is for, or how to make the action read it.
+pub fn unread_warning(
+    role: Role,
+    field: &str,
+    unread: &[(Action, Option<Read>)],
+) -> (String, Option<String>) {
+    // The actions grouped by why they leave it unread, in order.
+    let mut groups: Vec<(Option<Read>, Vec<Action>)> = Vec::new();
+    for &(action, only) in unread {
+        let only = only.filter(|o| *o != Read::Always);
+        match groups.iter_mut().find(|(o, _)| *o == only) {
+            Some((_, actions)) => actions.push(action),
+            None => groups.push((only, vec![action])),
+        }
+    }
+    let reasons: Vec<String> = groups
+        .iter()
+        .map(|(only, actions)| {
+            let names: Vec<String> = actions.iter().map(|a| format!("`{a}`")).collect();
+            let one = actions.len() == 1;
+            let (who, does, reads) = if one {
+                ("action", "does not read", "reads")
+            } else {
+                ("actions", "do not read", "read")
+            };
+            let why = match only {
+                None | Some(Read::Always) => format!("{does} it"),
+                Some(Read::RoughStrength) => format!(
+                    "{does} it here: it counts only toward a monster's rough Strength, which a given `strength`, or a character's, replaces"
+                ),
+                Some(Read::Opening) => {
+                    format!("{reads} it only in an opening (`action_options.opening`)")
+                }
+                Some(Read::MugOpening) => format!(
+                    "{reads} it only in a mugging opening (`action_options.opening = \"mug\"`)"
+                ),
+            };
+            format!("{who} {} {why}", names.join(", "))
+        })
+        .collect();
+    let brawler = role == Role::Attacker && unread.iter().any(|(a, _)| *a == Action::Brawl);
+    let help = match field {
+        "aware" => {
+            "only a mugging, and a fight's opening, need the victim unaware; a sleeping or held victim is `state`"
+        }
+        "position" => "only a mugging (alone, or as a fight's opening) strikes from behind",
+        "opening_weapon" => {
+            "only the opening of a `brawl` or `subdue` (`action_options.opening`) draws it; the action's own weapon is `weapon`"
+        }
+        "attacks" if brawler => {
+            "a brawler fights with his `style`; a monster strikes with its natural attacks as a `subdue` attacker"
+        }
+        _ => "remove it, or change `action`",
+    };
+    (
+        format!(
+            "`{}.{field}` is set, but {}",
+            role.name(),
+            reasons.join("; ")
+        ),
+        Some(help.to_string()),
+    )
+}
+
 /// "unknown monster `ogr`: did you mean `ogre`? (known: ...)".
 fn unknown<'a>(what: &str, name: &str, known: impl Iterator<Item = &'a str>) -> String {
     let known: Vec<&str> = known.collect();
@@ -451,6 +520,26 @@ fn unknown<'a>(what: &str, name: &str, known: impl Iterator<Item = &'a str>) -> 
     }
     message.push_str(&format!(" (known: {})", known.join(", ")));
     message
+}
+
+/// A weapon that must strike in melee (`what` names its use in the message): a missile weapon is refused,
+/// for it neither strikes nor saps in melee (docs/scenarios.md "Combatants").
+fn resolve_melee_weapon(
+    spec: &WeaponSpec,
+    field: &'static str,
+    what: &str,
+) -> Result<Weapon, SpecError> {
+    let weapon = resolve_weapon(spec, field)?;
+    if weapon.missile {
+        return Err(spec_error(
+            field,
+            format!(
+                "`{}` is a missile weapon: {what} must be a melee weapon",
+                weapon.name
+            ),
+        ));
+    }
+    Ok(weapon)
 }
 
 fn resolve_weapon(spec: &WeaponSpec, field: &'static str) -> Result<Weapon, SpecError> {
@@ -608,6 +697,7 @@ fn resolve_character(
         height_ft: race.height_ft,
         weapon: weapon.unwrap_or_else(Weapon::fist),
         backup_weapon: None,
+        opening_weapon: None,
         attacks: Vec::new(),
         hp: HitPoints::Rolled(character_hit_dice(class.group, level)),
         carrier: false,
@@ -694,6 +784,7 @@ fn resolve_monster(
         height_ft: monster.map_or(size.middle_height_ft(), |m| m.height_ft),
         weapon: weapon.or(catalog_weapon).unwrap_or_else(Weapon::fist),
         backup_weapon: None,
+        opening_weapon: None,
         attacks,
         hp: HitPoints::Rolled(monster_hit_dice(hit_dice)),
         carrier,
@@ -811,9 +902,49 @@ mod tests {
         );
         assert_eq!(error("monster = \"ogre\"\nlevel = 3").field, "level");
         assert_eq!(error("level = 3").field, "class");
+    }
+
+    #[test]
+    fn a_backup_weapon_is_any_melee_weapon_and_never_a_missile_one() {
+        let archer =
+            resolve("class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"long sword\"");
         assert_eq!(
-            error("class = \"fighter\"\nbackup_weapon = \"long sword\"").field,
-            "backup_weapon"
+            archer.backup_weapon.map(|b| (b.name, b.size)),
+            Some(("long sword".to_string(), Size::M))
+        );
+        let e = error("class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"sling\"");
+        assert_eq!(e.field, "backup_weapon");
+        assert!(e.message.contains("missile weapon"), "{e}");
+        let e = error(
+            "class = \"fighter\"\nbackup_weapon = { name = \"dart\", damage = \"1d3\", missile = true }",
+        );
+        assert_eq!(e.field, "backup_weapon");
+    }
+
+    #[test]
+    fn an_opening_weapon_is_a_melee_weapon_written_as_a_weapon_is() {
+        assert_eq!(resolve("class = \"thief\"").opening_weapon, None);
+        let thief =
+            resolve("class = \"thief\"\nweapon = \"short sword\"\nopening_weapon = \"club\"");
+        assert_eq!(
+            thief.opening_weapon.map(|w| w.name),
+            Some("club".to_string())
+        );
+        assert_eq!(thief.weapon.name, "short sword");
+        let sap = resolve(
+            "class = \"thief\"\nopening_weapon = { name = \"sap\", size = \"S\", damage = \"1d4\" }",
+        );
+        assert_eq!(
+            sap.opening_weapon.map(|w| w.damage.to_string()),
+            Some("1d4".to_string())
+        );
+        let e = error("class = \"thief\"\nopening_weapon = \"short bow\"");
+        assert_eq!(e.field, "opening_weapon");
+        assert!(e.message.contains("melee weapon"), "{e}");
+        assert!(
+            error("class = \"thief\"\nopening_weapon = \"long swrod\"")
+                .message
+                .contains("did you mean `long sword`")
         );
     }
 

@@ -102,6 +102,7 @@ fn detail(section: &str, field: &str, value: &Value) -> Option<String> {
     let text = match (field, value) {
         ("class" | "race" | "monster" | "weapon" | "state" | "position", v) => words(v)?,
         ("backup_weapon", v) => format!("backup {}", words(v)?),
+        ("opening_weapon", v) => format!("opening with {}", words(v)?),
         ("aware", Value::Boolean(false)) => "unaware".to_string(),
         ("aware", Value::Boolean(true)) => "aware".to_string(),
         ("helmet", Value::Boolean(b)) => if *b { "helmet" } else { "no helmet" }.to_string(),

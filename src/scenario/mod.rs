@@ -23,6 +23,7 @@ use toml::{Table, Value};
 
 use crate::rules::action::{Action, Prepared};
 use crate::rules::options::RuleOptions;
+use crate::rules::reads::{self, Role};
 use crate::rules::{Combatant, Ineligible, Matchup};
 use crate::stats::metrics;
 use crate::stats::paired::{self, Comparison};
@@ -183,6 +184,10 @@ pub struct Scenario {
     pub charts: Vec<Chart>,
     /// Tunes to solve.
     pub tunes: Vec<tune::Tune>,
+    /// What the file sets and no point reads: each place that sets a combatant field which no point it
+    /// reaches reads (docs/scenarios.md "Fields an action does not read"). Located as errors are; `check`
+    /// and `run` print them as warnings, and the report shows them.
+    pub warnings: Vec<ScenarioError>,
 }
 
 impl Scenario {
@@ -349,6 +354,18 @@ impl Scenario {
     }
 }
 
+/// A place in the file that sets a combatant field, and what the points it reaches make of it.
+struct FieldUse<'p> {
+    role: Role,
+    field: &'static str,
+    /// Where the file sets it: the base's key, a variant's, or a sweep's.
+    path: Vec<Seg<'p>>,
+    /// Some point reads it.
+    read: bool,
+    /// The actions that leave it unread, each once, with the part of it that would read it (if any).
+    unread: Vec<(Action, Option<reads::Read>)>,
+}
+
 struct Builder<'a> {
     source: &'a Source,
     table: &'a Table,
@@ -426,7 +443,7 @@ impl Builder<'_> {
             &title,
             &variants[baseline].0,
         )?;
-        let points = self.points(&variants, &axes)?;
+        let (points, warnings) = self.points(&variants, &axes)?;
         let tunes = self.tunes(&variants, baseline, &axes)?;
         if let Some(first) = points.first()
             && points.iter().all(|p| p.prepared.is_err())
@@ -462,6 +479,7 @@ impl Builder<'_> {
             points,
             charts,
             tunes,
+            warnings,
         })
     }
 
@@ -820,21 +838,32 @@ impl Builder<'_> {
         Ok(charts)
     }
 
+    /// Every point, and the warnings of the combatant fields that the file sets and no point reads: a field
+    /// set once for several variants, and read by one of them, is not ignored.
     fn points(
         &self,
         variants: &[(String, Table, Action)],
         axes: &[Axis],
-    ) -> Result<Vec<Point>, ScenarioError> {
+    ) -> Result<(Vec<Point>, Vec<ScenarioError>), ScenarioError> {
         let grid: usize = axes.iter().map(|a| a.values.len()).product();
         let mut points = Vec::with_capacity(variants.len() * grid);
+        let mut uses = Vec::new();
         for (v, (_, overrides, action)) in variants.iter().enumerate() {
             let sections = self.sections(*action, overrides);
             for flat in 0..grid {
                 let picks = picks_of(axes, flat);
-                points.push(self.point(*action, v, &sections, axes, &picks)?);
+                points.push(self.point(*action, v, &sections, axes, &picks, &mut uses)?);
             }
         }
-        Ok(points)
+        let warnings = uses
+            .iter()
+            .filter(|u| !u.read)
+            .map(|u| {
+                let (message, help) = combatant::unread_warning(u.role, u.field, &u.unread);
+                self.error(&u.path, message, help)
+            })
+            .collect();
+        Ok((points, warnings))
     }
 
     /// Every `[[tune]]`, its candidates resolved at every sweep point it covers.
@@ -1020,8 +1049,16 @@ impl Builder<'_> {
                 for (k, value) in values.iter().enumerate() {
                     let mut picks = picks.clone();
                     picks.push(k);
+                    // A candidate sets its grid point's fields, whose warnings that point gives.
                     let point = self
-                        .point(action, variant, &sections, &tuned_axes, &picks)
+                        .point(
+                            action,
+                            variant,
+                            &sections,
+                            &tuned_axes,
+                            &picks,
+                            &mut Vec::new(),
+                        )
                         .map_err(|e| {
                             fail(
                                 "range",
@@ -1116,14 +1153,16 @@ impl Builder<'_> {
         sections
     }
 
-    /// One point: the variant's `sections` with this point's sweep values, resolved.
-    fn point(
+    /// One point: the variant's `sections` with this point's sweep values, resolved; each combatant field
+    /// it sets is noted in `uses`, where the file sets it, as read or not by this point.
+    fn point<'p>(
         &self,
         action: Action,
         variant: usize,
         sections: &[Table; 4],
-        axes: &[Axis],
+        axes: &'p [Axis],
         picks: &[usize],
+        uses: &mut Vec<FieldUse<'p>>,
     ) -> Result<Point, ScenarioError> {
         let mut sections = sections.clone();
         let mut values = Vec::with_capacity(axes.len());
@@ -1143,6 +1182,13 @@ impl Builder<'_> {
             values.push(value);
         }
         let [attacker, victim, action_options, rules] = sections;
+        let set = |table: &Table| -> Vec<&'static str> {
+            CombatantSpec::FIELDS
+                .into_iter()
+                .filter(|field| table.contains_key(*field))
+                .collect()
+        };
+        let set_fields = [set(&attacker), set(&victim)];
         let combatant = |side: &'static str, table: Table| -> Result<Combatant, ScenarioError> {
             let spec: CombatantSpec = self.typed(side, table, axes, picks)?;
             spec.resolve().map_err(|SpecError { field, message }| {
@@ -1160,14 +1206,49 @@ impl Builder<'_> {
             self.error(&path, e.to_string(), None)
         })?;
         // Ranges and the options each action reads were checked where they are written (file and sweeps).
-        let action_options: ActionOptionsSpec =
-            self.typed("action_options", action_options, axes, picks)?;
+        let action_options = self
+            .typed::<ActionOptionsSpec>("action_options", action_options, axes, picks)?
+            .resolve();
+        for (role, set) in Role::ALL.into_iter().zip(&set_fields) {
+            let unread = reads::unread(action, &action_options, role, set);
+            for &field in set {
+                let mut path = self.origin(variant, axes, picks, role.name(), field);
+                // A sweep sets the field by its list of values, as a whole.
+                if path.first() == Some(&Seg::Key("sweep")) {
+                    path.truncate(2);
+                }
+                let at = match uses
+                    .iter()
+                    .position(|u| u.role == role && u.field == field && u.path == path)
+                {
+                    Some(at) => at,
+                    None => {
+                        uses.push(FieldUse {
+                            role,
+                            field,
+                            path,
+                            read: false,
+                            unread: Vec::new(),
+                        });
+                        uses.len() - 1
+                    }
+                };
+                let using = &mut uses[at];
+                match unread.iter().find(|u| u.field == field) {
+                    Some(u) if !using.unread.contains(&(action, u.only)) => {
+                        using.unread.push((action, u.only))
+                    }
+                    Some(_) => {}
+                    None => using.read = true,
+                }
+            }
+        }
         Ok(Point {
             variant,
             values,
             level_gap: matchup.level_gap(),
             action,
-            prepared: Prepared::new(action, &matchup, &options, &action_options.resolve()),
+            prepared: Prepared::new(action, &matchup, &options, &action_options),
         })
     }
 

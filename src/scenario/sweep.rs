@@ -100,7 +100,7 @@ const WEAPON_FIELDS: [&str; 9] = keys(&WEAPON_KEYS);
 fn sub_fields(field: &str) -> (&'static [&'static str], &'static [Key]) {
     match field {
         "saves" => (&SAVE_FIELDS, &SAVE_KEYS),
-        "weapon" | "backup_weapon" => (&WEAPON_FIELDS, &WEAPON_KEYS),
+        "weapon" | "backup_weapon" | "opening_weapon" => (&WEAPON_FIELDS, &WEAPON_KEYS),
         _ => (&[], &[]),
     }
 }
@@ -124,8 +124,10 @@ fn path_key(path: &str) -> Option<(String, Key)> {
     };
     if let Some(sub) = segments.next() {
         key = *sub_fields(field).1.iter().find(|k| k.key == sub)?;
-        if field == "backup_weapon" {
-            before.push_str(" backup");
+        match field {
+            "backup_weapon" => before.push_str(" backup"),
+            "opening_weapon" => before.push_str(" opening"),
+            _ => {}
         }
     }
     segments.next().is_none().then_some((before, key))
@@ -358,6 +360,10 @@ mod tests {
         assert_eq!(
             path_name("victim.backup_weapon.damage"),
             "victim backup weapon damage"
+        );
+        assert_eq!(
+            path_name("attacker.opening_weapon.magic"),
+            "attacker opening weapon's magic bonus"
         );
         assert_eq!(path_name("level_gap"), "level gap");
         assert_eq!(path_name("variant"), "variant");

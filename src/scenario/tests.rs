@@ -319,3 +319,49 @@ fn chart_keys_are_checked_where_they_are_written() {
     assert_eq!(c.caption.as_deref(), Some("The text's example is level 9."));
     assert_eq!((c.pixels, c.svg_text), ((1200, 800), chart::SvgText::Paths));
 }
+
+#[test]
+fn a_field_read_by_one_variant_is_not_ignored_and_one_read_by_none_is_warned_once_where_it_is_set()
+{
+    // The mugging reads the thief's position and the victim's awareness; the sap reads neither.
+    let both = MUG.replace(
+        "name = \"helmets\"\nrules = { helmets = true }",
+        "name = \"sap\"\naction = \"sap\"",
+    );
+    assert!(parse(&both).unwrap().warnings.is_empty());
+    // A sap alone: each field once, at its line, however many points reach it.
+    let sap = MUG
+        .replace("action = \"mug\"", "action = \"sap\"")
+        .replace("\"victim.monster\" = [\"orc\", \"ogre\"]\n", "")
+        .replace("monster = \"ogre\"", "monster = \"orc\"");
+    let warnings = parse(&sap).unwrap().warnings;
+    let said: Vec<(Option<usize>, &str)> = warnings
+        .iter()
+        .map(|w| (w.line, w.message.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                Some(11),
+                "`attacker.position` is set, but action `sap` does not read it"
+            ),
+            (
+                Some(15),
+                "`victim.aware` is set, but action `sap` does not read it"
+            ),
+        ]
+    );
+    // A variant that sets it again is a place of its own, named by its own line.
+    let variant = sap.replace(
+        "rules = { helmets = true }",
+        "rules = { helmets = true }\nattacker = { position = \"front\" }",
+    );
+    let lines: Vec<Option<usize>> = parse(&variant)
+        .unwrap()
+        .warnings
+        .iter()
+        .map(|w| w.line)
+        .collect();
+    assert_eq!(lines, [Some(11), Some(15), Some(26)]);
+}

@@ -21,3 +21,4 @@ mod report_browser;
 mod schema;
 mod shards;
 mod snapshots;
+mod unread_fields;

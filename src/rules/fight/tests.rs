@@ -1154,9 +1154,6 @@ fn a_missile_weapon_does_not_strike_in_melee_and_makes_no_armed_defender() {
     let victim = &drawn.sides[VICTIM];
     let blow = &victim.blows[victim.first_slot as usize];
     assert_eq!(blow.dice.to_string(), "1d4");
-    // A sling at the belt is no melee backup.
-    let slinger = brawl("class = \"fighter\"\nweapon = \"short bow\"\nbackup_weapon = \"sling\"");
-    assert!(!slinger.armed_defender);
     // A subduer with a bow and no melee backup subdues with his fists, as a brawler.
     let m = matchup(
         "class = \"fighter\"\nweapon = \"short bow\"",

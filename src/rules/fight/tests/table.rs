@@ -600,6 +600,12 @@ fn whole_fights_are_the_same_whichever_fighter_is_called_the_attacker() {
     );
 }
 
+/// [`samples_its_exact_round_from`] the start of a fight, nobody stunned.
+fn samples_a_fresh_round(p: &FightPlan, seed: u64) {
+    let start = p.start(&mut Scripted::new([]));
+    samples_its_exact_round_from(p, start, p.clock(), seed);
+}
+
 /// The armed attacker's first strike (a held-back 1d3 at +4, whatever the initiative) against a punching
 /// victim who answers if he still stands: exact against 200,000 simulated rounds.
 #[test]
@@ -612,8 +618,7 @@ fn a_round_of_the_armed_attackers_first_strike_samples_its_exact_distribution() 
         1,
     );
     assert!(p.armed_defender);
-    let start = p.start(&mut Scripted::new([]));
-    samples_its_exact_round_from(&p, start, p.clock(), 3);
+    samples_a_fresh_round(&p, 3);
 }
 
 /// A staggered round: a level-13 subduer's two attacks around a thief's one. A held-back 2 is 1 temporary
@@ -630,8 +635,7 @@ fn a_staggered_round_samples_its_exact_distribution() {
         1,
     );
     assert!(p.staggers);
-    let start = p.start(&mut Scripted::new([]));
-    samples_its_exact_round_from(&p, start, p.clock(), 13);
+    samples_a_fresh_round(&p, 13);
 }
 
 /// A finishing round: the subduer starts it down but alive (death_at −10), and a lethal victim strikes him

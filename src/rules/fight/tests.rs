@@ -3,6 +3,8 @@ use crate::dice::Scripted;
 use crate::rules::action::{Action, ActionOptions, Prepared};
 use crate::rules::matchup;
 
+mod table;
+
 /// A brawl with `Some(style)`, a subdual fight with `None` (punching, should the subduer be bare-handed).
 fn kind(style: Option<Style>) -> FightKind {
     style.map_or(FightKind::Subdue(Style::Punch), FightKind::Brawl)
@@ -1605,11 +1607,16 @@ fn a_one_round_sap_fight_samples_its_exact_distribution() {
 /// every way it can end is enumerated exactly, then 200,000 simulated rounds must land within 4.5 standard
 /// errors of each probability, and no simulated ending may be one the walk missed.
 fn samples_its_exact_round(p: &FightPlan, seed: u64) {
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::SeedableRng;
-    let clock = p.clock();
     let mut start = p.start(&mut Scripted::new([]));
     start[VICTIM].stunned_through = 1;
+    samples_its_exact_round_from(p, start, p.clock(), seed);
+}
+
+/// [`samples_its_exact_round`] from any fighters and clock: round `clock.round`, the plan's last, enumerated
+/// exactly and sampled 200,000 times.
+fn samples_its_exact_round_from(p: &FightPlan, start: [Fighter; 2], clock: Clock, seed: u64) {
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::SeedableRng;
     let ends = every_round(p, start, clock, false);
     let common = ends
         .iter()

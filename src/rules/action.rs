@@ -199,7 +199,8 @@ impl Prepared {
 }
 
 /// A fight, with its opening if it has one: the opening meets the victim as he stands (unaware, perhaps
-/// asleep), and the fight that follows meets him awake and aware (docs/rules.md §6 "The text's maneuvers
+/// asleep), struck with the attacker's `opening_weapon` if he has one, and the fight that follows meets him
+/// awake and aware, the attacker holding his `weapon` (docs/rules.md §6 "The text's maneuvers
 /// inside a fight").
 fn fight(
     m: &Matchup,
@@ -216,9 +217,14 @@ fn fight(
             let mut awake = m.clone();
             awake.victim.state = State::Awake;
             awake.victim.aware = true;
+            // The opening is struck with the opening weapon, if he has one (a club for the mugging).
+            let mut opener = m.clone();
+            if let Some(weapon) = &m.attacker.opening_weapon {
+                opener.attacker.weapon = weapon.clone();
+            }
             FightPlan::prepare(&awake, options, kind, intent, max_rounds)?
                 .with_then(&awake, options, kind, then)?
-                .with_opening(m, options, opening)?
+                .with_opening(&opener, options, opening)?
         }
     };
     Ok(Prepared::Fight(Box::new(plan)))

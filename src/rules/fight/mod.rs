@@ -41,8 +41,8 @@ use crate::rules::options::{FinishDowned, HeldBackRounding, MartialArtsRow, OddP
 use crate::rules::tables::Size;
 #[cfg(test)]
 use decide::{
-    ARMED_BONUS, BlowKind, HELD, SITUATIONS, TARGET_PRONE, TARGET_STUNNED, called_shot_initiative,
-    situational_modifier,
+    ARMED_BONUS, Armament, BlowKind, HELD, SITUATIONS, TARGET_PRONE, TARGET_STUNNED,
+    called_shot_initiative, situational_modifier,
 };
 #[cfg(test)]
 use fighter::{NO_BOUT, PINNED, Slot};

@@ -105,7 +105,7 @@ impl FightPlan {
     /// defender, both ways"): his blow in hand is armed, his foe's is unarmed and the foe is about to
     /// strike (he can act).
     #[inline(always)]
-    fn armed_side(&self, f: &[Fighter; 2], round: u32) -> Option<usize> {
+    pub(super) fn armed_side(&self, f: &[Fighter; 2], round: u32) -> Option<usize> {
         if !self.armed_defender {
             return None;
         }

@@ -174,7 +174,8 @@ fn a_second_attack_is_withheld_from_a_fallen_foe() {
 /// following rounds finishing him; attacks on a helpless foe hit automatically." With `death_at = -10`, a
 /// knight of 3 hit points subdues an ogre fighting to kill. Round 1 is plain: the knight's 2 misses (he
 /// needs 19), the ogre's 20 hits for 1d10 = 4: the knight is at −1, unconscious. Round 2: the ogre's d20
-/// shows 1 and hits anyway, 1d10 = 5: −6. Round 3: a 1 again, 4 more: −10, dead. The fight lasted 3 rounds.
+/// shows 1 and hits anyway, 1d10 = 5: −6 (only he acts, so nobody rolls initiative). Round 3: a 1 again, 4
+/// more: −10, dead. The fight lasted 3 rounds.
 /// Stopped at `max_rounds = 2` the ogre is still finishing him: the standing side wins, the knight alive.
 /// With `finish_downed = "never"` the fight ends in round 1 with the knight alive.
 #[test]
@@ -185,7 +186,7 @@ fn a_lethal_ogre_finishes_the_fallen_knight() {
         death_at: -10,
         ..RuleOptions::default()
     };
-    let rounds = [5, 1, 2, 1, 20, 4, 3, 3, 1, 5, 3, 3, 1, 4];
+    let rounds = [5, 1, 2, 1, 20, 4, 1, 5, 1, 4];
     let p = plan_with(&dying, knight, ogre, subdue(), Intent::Lethal, 10);
     assert!(p.plain.is_some(), "the plain round hands the finish over");
     let mut dice = Scripted::new(rounds);
@@ -200,10 +201,7 @@ fn a_lethal_ogre_finishes_the_fallen_knight() {
         }
     );
     assert_eq!(f[ATTACKER].left, -10);
-    assert_eq!(
-        dice.requests(),
-        &[10, 10, 20, 12, 20, 10, 10, 10, 20, 10, 10, 10, 20, 10]
-    );
+    assert_eq!(dice.requests(), &[10, 10, 20, 12, 20, 10, 20, 10, 20, 10]);
     let short = plan_with(&dying, knight, ogre, subdue(), Intent::Lethal, 2);
     let mut dice = Scripted::new(rounds);
     let (out, f) = fight(&short, &mut dice);
@@ -224,13 +222,14 @@ fn a_lethal_ogre_finishes_the_fallen_knight() {
         (Ending::VictimWins, 1, [false, false])
     );
     assert_eq!(f[ATTACKER].left, -1);
-    assert_eq!(dice.remaining(), 8, "nothing after round 1");
+    assert_eq!(dice.remaining(), 4, "nothing after round 1");
 }
 
 /// "... spends his remaining attacks ... finishing him." A level-13 victim fighting to kill (death_at −10)
 /// wins initiative (1 against 5): his first blow (a 20, 1d8 = 4) drops the subduer of 3 to −1; his second,
 /// staggered after the fallen subduer's (none), shows 1 and hits the helpless man anyway (1d8 = 5: −6). In
-/// round 2 his first blow (a 1, 4 more) kills at −10, and his second is never rolled.
+/// round 2, where only he acts (no initiative), his first blow (a 1, 4 more) kills at −10, and his second
+/// is never rolled.
 #[test]
 fn a_lethal_victims_second_attack_finishes_the_foe_his_first_dropped() {
     let dying = RuleOptions {
@@ -245,14 +244,14 @@ fn a_lethal_victims_second_attack_finishes_the_foe_his_first_dropped() {
         Intent::Lethal,
         10,
     );
-    let mut dice = Scripted::new([5, 1, 20, 4, 1, 5, 3, 3, 1, 4]);
+    let mut dice = Scripted::new([5, 1, 20, 4, 1, 5, 1, 4]);
     let (out, f) = fight(&p, &mut dice);
     assert_eq!(
         (out.ending, out.rounds, out.killed),
         (Ending::VictimWins, 2, [true, false])
     );
     assert_eq!(f[ATTACKER].left, -10);
-    assert_eq!(dice.requests(), &[10, 10, 20, 8, 20, 8, 10, 10, 20, 8]);
+    assert_eq!(dice.requests(), &[10, 10, 20, 8, 20, 8, 20, 8]);
 }
 
 /// "Every fighter's first attack in initiative order, then every second attack ... after all first ones, in
@@ -701,4 +700,100 @@ fn an_armed_attackers_extra_attack_leaves_his_normal_one_to_initiative() {
     assert_eq!(out.ending, Ending::Timeout);
     assert_eq!(dice.requests(), &[10, 10, 20, 8, 20, 20]);
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (1, 2));
+}
+
+/// "He finishes with a blow that can kill: his weapon ... or his natural attacks. Fists cannot." A victim
+/// who punches (unarmed, fighting to kill) spares a fallen attacker, so the fight ends as he falls; a victim
+/// with a blade finishes him; and one whose blade gave way to his fists in a wrestling bout takes it up
+/// again for the finish, the bout being over.
+#[test]
+fn fists_never_finish_the_fallen_and_a_bout_ends_as_the_foe_falls() {
+    let down = |p: &FightPlan| {
+        let mut f = p.start(&mut Scripted::new([]));
+        f[ATTACKER] = f[ATTACKER].hurt(3, 1, 3);
+        f
+    };
+    let fists = plan(
+        PUNCHER,
+        "class = \"fighter\"\nhp = 20",
+        Some(Style::Punch),
+        Intent::Lethal,
+        5,
+    );
+    assert!(!fists.finishing(&down(&fists)));
+    let blade = plan(PUNCHER, GUARD, Some(Style::Punch), Intent::Lethal, 5);
+    assert!(blade.finishing(&down(&blade)));
+    // The guard wrestled down to his fists: his long sword is still his weapon outside the bout.
+    let wrestled = plan(PUNCHER, GUARD, Some(Style::Wrestle), Intent::Lethal, 5);
+    let mut f = down(&wrestled);
+    f[VICTIM].slot = Slot::Fists;
+    assert!(wrestled.finishing(&f));
+    // A punching victim whose blow drops the brawler: the fight ends in that round.
+    let mut dice = Scripted::new([5, 1, 20, 100]);
+    let mut f = fists.start(&mut Scripted::new([]));
+    f[ATTACKER] = f[ATTACKER].hurt(2, 0, 0);
+    let out = fists.rounds(&mut f, fists.clock(), &mut dice);
+    assert_eq!((out.ending, out.rounds), (Ending::VictimWins, 1));
+}
+
+/// "`style = "sap"` works in `subdue` with any melee weapon (the sap's damage is already 25 % real)": a
+/// subduer saps with a long sword or a mace, which cannot be held back; his blow with a weapon in hand is
+/// armed, so a victim who punches back meets it first.
+#[test]
+fn a_subduer_saps_with_any_melee_weapon() {
+    for weapon in ["long sword", "mace"] {
+        let sapper = format!("class = \"thief\"\nlevel = 5\nhp = 20\nweapon = \"{weapon}\"");
+        let p = FightPlan::prepare(
+            &matchup(&sapper, PUNCHER),
+            &RuleOptions::default(),
+            FightKind::Subdue(Style::Sap),
+            Intent::Lethal,
+            5,
+        )
+        .unwrap();
+        let blow = &p.sides[ATTACKER].blows[p.sides[ATTACKER].first_slot as usize];
+        assert_eq!(blow.kind, BlowKind::Sap, "{weapon}");
+        assert_eq!(blow.armament, Armament::Armed, "{weapon}");
+        assert_eq!(
+            p.armed_side(&p.start(&mut Scripted::new([])), 1),
+            Some(ATTACKER)
+        );
+    }
+    // Without the sap, a mace cannot be held back.
+    let mace = "class = \"thief\"\nlevel = 5\nhp = 20\nweapon = \"mace\"";
+    assert!(matches!(
+        FightPlan::prepare(
+            &matchup(mace, PUNCHER),
+            &RuleOptions::default(),
+            subdue(),
+            Intent::Lethal,
+            5,
+        ),
+        Err(Ineligible::NotControllable(_))
+    ));
+}
+
+/// "`opening_weapon`: the weapon of the opening (a club for the mugging), drawn before the fight's own
+/// `weapon`." A thief with a long sword cannot mug (not blunt), so mug-then-subdue was ineligible with every
+/// catalog weapon; with a club as his opening weapon he mugs, and subdues with the blade after.
+#[test]
+fn the_opening_is_struck_with_the_opening_weapon() {
+    let options = ActionOptions {
+        max_rounds: 5,
+        opening: Some(Opening::Mug),
+        ..ActionOptions::default()
+    };
+    let blade =
+        "class = \"thief\"\nlevel = 9\nhp = 20\nweapon = \"long sword\"\nposition = \"behind\"";
+    assert!(matches!(
+        prepared_fight(Action::Subdue, blade, SENTRY, &options),
+        Err(Ineligible::NotBlunt(_))
+    ));
+    let both = format!("{blade}\nopening_weapon = \"club\"");
+    let p = prepared_fight(Action::Subdue, &both, SENTRY, &options).unwrap();
+    assert!(matches!(p.opening, Some(OpeningPlan::Mug(_))));
+    let blow = &p.sides[ATTACKER].blows[p.sides[ATTACKER].first_slot as usize];
+    assert_eq!(blow.kind, BlowKind::Weapon { held_back: true });
+    // The fight's blade: a long sword's 1d12 against the Large ogre.
+    assert_eq!(blow.dice, crate::dice::Dice::of(1, 12, 0));
 }

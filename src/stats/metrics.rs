@@ -182,7 +182,7 @@ pub const DEFINITIONS: &[Definition] = &[
         metric: "p_taken_alive",
         name: "taken alive",
         unit: Unit::Percent,
-        meaning: "the attacker won and the victim is alive at the end; with held-back blows it depends strongly on `held_back_rounding`",
+        meaning: "the attacker won and the victim is alive at the end; with held-back blows it depends on `held_back_rounding`",
     },
     Definition {
         metric: "p_victim_wins",
@@ -206,7 +206,7 @@ pub const DEFINITIONS: &[Definition] = &[
         metric: "p_victim_killed",
         name: "victim killed",
         unit: Unit::Percent,
-        meaning: "the victim is dead when the fight ends",
+        meaning: "the victim is dead when the fight ends; with held-back blows it depends several times over on `held_back_rounding`",
     },
     Definition {
         metric: "p_attacker_killed",

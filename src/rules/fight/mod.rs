@@ -402,11 +402,14 @@ impl FightPlan {
         clock: Clock,
         rng: &mut R,
     ) -> FightOutcome {
-        if let Some(plain) = &self.plain {
-            self.plain_rounds(plain, f, clock, rng)
-        } else {
-            self.rounds(f, clock, rng)
-        }
+        let clock = match &self.plain {
+            Some(plain) => match self.plain_rounds(plain, f, clock, rng) {
+                Ok(outcome) => return outcome,
+                Err(finish) => finish,
+            },
+            None => clock,
+        };
+        self.rounds(f, clock, rng)
     }
 
     /// Where every fight starts: round 1, temporary damage healing after `temp_heal_rounds` rounds.

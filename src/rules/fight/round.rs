@@ -73,6 +73,7 @@ impl FightPlan {
 
     /// How the fight stands after `round`: the side left standing wins, both down is both down, and
     /// nobody down is a timeout.
+    #[inline(always)]
     pub(super) fn ending(&self, f: &[Fighter; 2], round: u32) -> FightOutcome {
         let ending = match [f[ATTACKER].down(), f[VICTIM].down()] {
             [true, true] => Ending::BothDown,
@@ -327,7 +328,7 @@ impl FightPlan {
 
     /// A round that begins with the attacker down and a lethal victim over him: the victim's attacks of
     /// the round, each a finishing blow, until he is dead.
-    #[inline(never)]
+    #[inline(always)]
     fn finish_round<R: Roller + ?Sized>(
         &self,
         f: &mut [Fighter; 2],

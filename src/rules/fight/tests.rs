@@ -642,12 +642,16 @@ fn every_round(
         |dice| {
             let mut f = start;
             let out = if plain {
-                p.plain_rounds(
+                match p.plain_rounds(
                     p.plain.as_ref().expect("a plain fight"),
                     &mut f,
                     clock,
                     dice,
-                )
+                ) {
+                    Ok(out) => out,
+                    // The finish goes on in the general round, as a fight does.
+                    Err(finish) => p.rounds(&mut f, finish, dice),
+                }
             } else {
                 p.rounds(&mut f, clock, dice)
             };
@@ -1053,7 +1057,10 @@ fn a_fight_may_last_to_the_last_round_a_counter_holds() {
     let plain = p.plain.clone().expect("a plain fight");
     let mut dice = Scripted::new([1; 12]);
     let mut f = p.start(&mut dice);
-    assert_eq!(p.plain_rounds(&plain, &mut f, clock, &mut dice), timeout);
+    assert_eq!(
+        p.plain_rounds(&plain, &mut f, clock, &mut dice),
+        Ok(timeout)
+    );
     assert_eq!(dice.remaining(), 0);
     // A knockout in the round before the last stuns through the last round, not past the counter: the guard
     // misses, the brawler's natural 20 knocks him out (d100 1) for 1d10 = 5 rounds; in the last round the

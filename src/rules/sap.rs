@@ -94,6 +94,8 @@ pub struct Sap {
     pub rounding: Rounding,
     /// The victim's hit points.
     pub vitals: Vitals,
+    /// The victim sleeps or is held as the sap lands (and may sleep on).
+    pub sleeper: bool,
 }
 
 /// One sap.
@@ -105,13 +107,33 @@ pub struct SapOutcome {
     pub damage: Damage,
     /// Knocked out, for this many rounds.
     pub ko_rounds: Option<u32>,
-    /// A sleeping or held victim woke instead.
+    /// A sleeping or held victim's knockout d100 woke him instead (he may still have dropped from the
+    /// damage: see [`SapOutcome::woken`]).
     pub woke: bool,
+    /// The victim slept, or was held, as the sap landed.
+    pub sleeper: bool,
     /// What the damage did to his hit points (nothing on a miss).
     pub wound: Wound,
 }
 
 impl SapOutcome {
+    /// Woken and still standing: the sleeper the sap roused, who can now raise the alarm (the `p_wake`
+    /// metric; a wake the damage itself undid is not one, docs/rules.md §4).
+    pub fn woken(&self) -> bool {
+        self.woke && !self.wound.down
+    }
+
+    /// A sleeping or held victim whom the sap hit and neither knocked out, nor woke, nor dropped: he sleeps
+    /// on (the `p_sleeps_on` metric).
+    pub fn sleeps_on(&self) -> bool {
+        self.sleeper && self.hit && self.ko_rounds.is_none() && !self.woke && !self.wound.down
+    }
+
+    /// No alarm: out by either way, or still asleep or held (the `p_silent` metric).
+    pub fn silent(&self) -> bool {
+        self.out() || self.sleeps_on()
+    }
+
     /// Out of the fight by either way: knocked out by the rule, or down by the damage (the `p_out`
     /// metric, the sap's headline).
     pub fn out(&self) -> bool {
@@ -182,6 +204,7 @@ impl Sap {
             ko_rounds: options.sap_ko_rounds,
             rounding: options.rounding,
             vitals: Vitals::of(m, options),
+            sleeper: victim.state.is_helpless(),
         })
     }
 
@@ -223,6 +246,7 @@ impl Sap {
                 damage: Damage::default(),
                 ko_rounds: None,
                 woke: false,
+                sleeper: self.sleeper,
                 wound: Wound::default(),
             };
         }
@@ -234,6 +258,7 @@ impl Sap {
             damage: sap_damage(total, self.rounding),
             ko_rounds,
             woke: knockout == Some(false),
+            sleeper: self.sleeper,
             wound: Wound::default(),
         }
     }
@@ -243,6 +268,8 @@ impl Sap {
 const KNOCKOUT: Counter = Counter(1);
 const WOKE: Counter = Counter(2);
 const OUT: Counter = Counter(5);
+const SLEEPS_ON: Counter = Counter(6);
+const SILENT: Counter = Counter(7);
 const KO_ROUNDS: Hist = Hist(1);
 
 /// A sap's summary metrics, headline first (docs/scenarios.md "Metrics").
@@ -251,6 +278,8 @@ pub const METRICS: Metrics = &[
     ("p_knockout", Source::Count(KNOCKOUT)),
     ("p_hit", Source::Count(HIT)),
     ("p_wake", Source::Count(WOKE)),
+    ("p_sleeps_on", Source::Count(SLEEPS_ON)),
+    ("p_silent", Source::Count(SILENT)),
     ("p_down", Source::Count(DOWN)),
     ("p_killed", Source::Count(KILLED)),
     ("damage", Source::Mean(DAMAGE)),
@@ -269,7 +298,9 @@ impl Record for SapOutcome {
         if self.hit {
             record_blow(self.damage, self.wound, s);
         }
-        s.count(WOKE, self.woke);
+        s.count(WOKE, self.woken());
+        s.count(SLEEPS_ON, self.sleeps_on());
+        s.count(SILENT, self.silent());
         s.count(OUT, self.out());
         if let Some(rounds) = self.ko_rounds {
             s.count(KNOCKOUT, true);
@@ -422,6 +453,7 @@ mod tests {
                 },
                 ko_rounds: Some(9),
                 woke: false,
+                sleeper: false,
                 wound: Wound::default(),
             }
         );
@@ -461,6 +493,40 @@ mod tests {
         let out = big.resolve(&mut strong);
         assert_eq!(out.damage.total, 12);
         assert!(out.woke && out.ko_rounds.is_none());
+    }
+
+    /// "`p_wake` is woken *and still standing*; `p_sleeps_on` (hit, no knockout, not woken, not down) and
+    /// `p_silent` (out, or still asleep or held: the sentry raises no alarm)." A sleeper of 20 hit points:
+    /// 3 + 1 = 4 points and a d100 of 80 (over 40, under 81): he sleeps on, silent. A d100 of 81 wakes him:
+    /// not silent. A sleeper of 4 hit points whom the same 81 wakes is dropped by the 4 points: no waking
+    /// counts, and he is silent (out). Against an awake victim nobody sleeps on.
+    #[test]
+    fn a_sleeper_who_sleeps_on_is_silent_and_a_wake_counts_only_standing() {
+        let s = sap(SLEEPER, &RuleOptions::default());
+        let on = s.resolve(&mut Scripted::new([3, 80]));
+        assert!(on.sleeps_on() && on.silent() && !on.woken() && !on.out());
+        let woke = s.resolve(&mut Scripted::new([3, 81]));
+        assert!(woke.woken() && !woke.sleeps_on() && !woke.silent());
+        let frail = SLEEPER.replace("hp = 20", "hp = 4");
+        let dropped = sap(&frail, &RuleOptions::default()).resolve(&mut Scripted::new([3, 81]));
+        assert!(dropped.woke && dropped.wound.down);
+        assert!(!dropped.woken() && !dropped.sleeps_on() && dropped.silent() && dropped.out());
+        // An awake guard the sap only hurts: no sleeping on, and he raises the alarm.
+        let hurt = sap(GUARD, &RuleOptions::default()).resolve(&mut Scripted::new([20, 5, 31]));
+        assert!(hurt.hit && !hurt.sleeps_on() && !hurt.silent());
+        // The counters: p_wake, p_sleeps_on and p_silent read these.
+        let mut tally = crate::stats::tally::Tally::default();
+        for out in [on, woke, dropped, hurt] {
+            out.record(&mut tally);
+        }
+        let count = |metric: &str| match METRICS.iter().find(|(m, _)| *m == metric) {
+            Some((_, Source::Count(c))) => tally.counts[c.0],
+            other => panic!("{metric}: {other:?}"),
+        };
+        assert_eq!(
+            (count("p_wake"), count("p_sleeps_on"), count("p_silent")),
+            (1, 1, 2)
+        );
     }
 
     #[test]

@@ -251,6 +251,8 @@ pub fn summary_metrics(action: &str) -> &'static [&'static str] {
             "p_knockout",
             "p_hit",
             "p_wake",
+            "p_sleeps_on",
+            "p_silent",
             "p_down",
             "p_killed",
             "damage",

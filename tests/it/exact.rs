@@ -271,3 +271,41 @@ fn target_error_runs_until_the_headline_intervals_are_narrow_enough() {
         "deterministic for a seed, on any thread count"
     );
 }
+
+/// The sap's outcomes on a sleeper, exactly, on the shipped sap-or-mug-the-sentry: every hit sap on a
+/// sleeping sentry knocks him out or drops him (`p_out`), wakes him standing (`p_wake`), or leaves him asleep
+/// (`p_sleeps_on`), so the three add up to 1; and `p_silent` is `p_out` plus `p_sleeps_on`. Each of them is
+/// a real share at every level (the walk counts every die, so the sums hold to rounding).
+#[test]
+fn a_saps_wake_sleep_and_silence_partition_its_outcomes_on_the_shipped_sentry() {
+    let s = Scenario::load(&repo().join("scenarios/sap-or-mug-the-sentry.toml")).unwrap();
+    let mut checked = 0;
+    for point in s
+        .points
+        .iter()
+        .filter(|p| p.action == subdual::rules::action::Action::Sap)
+    {
+        let truth = exact(point.prepared.as_ref().unwrap(), point.action).unwrap();
+        let value = |metric: &str| {
+            truth
+                .iter()
+                .find(|m| m.metric == metric)
+                .and_then(|m| m.exact)
+                .unwrap()
+        };
+        let (out, wake, on, silent) = (
+            value("p_out"),
+            value("p_wake"),
+            value("p_sleeps_on"),
+            value("p_silent"),
+        );
+        assert!(
+            (out + wake + on - 1.0).abs() < 1e-9,
+            "{out} + {wake} + {on}"
+        );
+        assert!((silent - (out + on)).abs() < 1e-9);
+        assert!(wake > 0.0 && on > 0.0 && out > 0.0);
+        checked += 1;
+    }
+    assert!(checked >= 7, "every level of the sap variant: {checked}");
+}

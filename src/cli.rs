@@ -500,7 +500,7 @@ fn exact(paths: &[PathBuf], dir: &Path, out: &mut impl Write) -> Result<()> {
 /// The compact table printed after a run: the headline metric of every point.
 ///
 /// With several variants, a last column gives each other variant's paired difference from the baseline on
-/// its headline metric, with its interval and verdict.
+/// its headline metric, with the interval its verdict follows (the Holm-adjusted one) and the verdict.
 pub fn headline_table(
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
@@ -548,14 +548,16 @@ pub fn headline_table(
                 let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
                 row.push(format!("{}{named}", f(e.estimate)));
                 row.push(format!("[{}, {}]", f(e.ci_low), f(e.ci_high)));
-                if let Some(Ok(d)) = headline_difference[i].map(|d| &d.result) {
+                if let Some(r) = headline_difference[i]
+                    && let Ok(d) = &r.result
+                {
                     let g = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:+.4}"));
                     row.push(format!(
                         "{} [{}, {}] {}",
                         g(d.difference),
-                        g(d.ci_low),
-                        g(d.ci_high),
-                        headline_difference[i].map_or("", |d| d.verdict)
+                        g(r.ci_adjusted.0),
+                        g(r.ci_adjusted.1),
+                        r.verdict
                     ));
                 }
             }

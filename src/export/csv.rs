@@ -137,7 +137,8 @@ pub fn distributions_csv(
 }
 
 /// `differences.csv`: every other variant against the baseline, at every point and metric
-/// (docs/scenarios.md). `baseline_metric` is appended (the baseline's metric compared, which differs from
+/// (docs/scenarios.md), each with its plain interval and its Holm-adjusted (simultaneous) one, which its
+/// verdict follows. `baseline_metric` is appended (the baseline's metric compared, which differs from
 /// `metric` only across actions), and with `with_exact` a last column `exact`.
 pub fn differences_csv(
     scenario: &Scenario,
@@ -154,6 +155,8 @@ pub fn differences_csv(
             "difference",
             "ci_low",
             "ci_high",
+            "ci_low_adjusted",
+            "ci_high_adjusted",
             "std_error",
             "trials",
             "p_value",
@@ -179,6 +182,8 @@ pub fn differences_csv(
                     number(d.difference),
                     number(d.ci_low),
                     number(d.ci_high),
+                    number(r.ci_adjusted.0),
+                    number(r.ci_adjusted.1),
                     number(d.std_error),
                     d.trials.to_string(),
                     number(d.p_value),
@@ -188,7 +193,7 @@ pub fn differences_csv(
                 ]);
             }
             Err(reason) => {
-                row.extend(std::iter::repeat_n(String::new(), 4));
+                row.extend(std::iter::repeat_n(String::new(), 6));
                 row.push("0".to_string());
                 row.extend([String::new(), String::new(), String::new(), reason.clone()]);
             }

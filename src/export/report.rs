@@ -615,8 +615,10 @@ fn differences(page: &mut String, r: &Report<'_>) {
     putln!(
         page,
         "<p>Each variant against the baseline <b>{}</b> on the same dice, trial by trial: the difference \
-         (variant minus baseline; probabilities in percentage points), its {} interval, the p-value adjusted \
-         by Holm's method over the whole file, and the verdict. The first table gives each variant's \
+         (variant minus baseline; probabilities in percentage points), its own {} interval, its \
+         simultaneous interval (Holm-adjusted over the whole file, so that all of them hold together at that \
+         confidence), the p-value adjusted by Holm's method, and the verdict, which follows the simultaneous \
+         interval: higher or lower when it lies wholly above or below 0. The first table gives each variant's \
          headline metric; every metric follows below it, as <code>differences.csv</code> has them.</p>",
         escape(&s.variants[s.baseline]),
         confidence(s.confidence)
@@ -627,6 +629,7 @@ fn differences(page: &mut String, r: &Report<'_>) {
         ("metric".to_string(), false),
         ("difference".to_string(), true),
         (format!("{} interval", confidence(s.confidence)), true),
+        ("simultaneous interval (Holm)".to_string(), true),
         ("p adjusted".to_string(), true),
         ("verdict".to_string(), false),
     ]);
@@ -655,6 +658,11 @@ fn differences(page: &mut String, r: &Report<'_>) {
                     std_error: diff.std_error,
                     trials: diff.trials,
                 };
+                let adjusted = Estimate {
+                    ci_low: d.ci_adjusted.0,
+                    ci_high: d.ci_adjusted.1,
+                    ..e
+                };
                 let verdict = match d.verdict {
                     "higher" => "higher",
                     "lower" => "lower",
@@ -663,6 +671,7 @@ fn differences(page: &mut String, r: &Report<'_>) {
                 row = row
                     .number(&signed(k, diff.difference), diff.difference)
                     .number(&interval(k, &e, true), None)
+                    .number(&interval(k, &adjusted, true), None)
                     .number(&p_value(d.p_adjusted), None)
                     .class(verdict, d.verdict);
             }
@@ -670,6 +679,7 @@ fn differences(page: &mut String, r: &Report<'_>) {
                 row = row
                     .class("ineligible", "–")
                     .class("reason", reason)
+                    .text("")
                     .text("")
                     .text("");
             }

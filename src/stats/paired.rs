@@ -454,15 +454,22 @@ pub fn difference(
     }
 }
 
-/// Holm's step-down adjustment of every p-value given (`None` stays `None`): the k-th smallest of m is
-/// multiplied by m − k + 1, and the adjusted values are made non-decreasing in that order.
-pub fn holm(p: &[Option<f64>]) -> Vec<Option<f64>> {
+/// The p-values given with their indices, smallest first (ties by index): the order Holm's step-down
+/// walks.
+fn ranked(p: &[Option<f64>]) -> Vec<(usize, f64)> {
     let mut order: Vec<(usize, f64)> = p
         .iter()
         .enumerate()
         .filter_map(|(i, p)| p.map(|p| (i, p)))
         .collect();
     order.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
+    order
+}
+
+/// Holm's step-down adjustment of every p-value given (`None` stays `None`): the k-th smallest of m is
+/// multiplied by m − k + 1, and the adjusted values are made non-decreasing in that order.
+pub fn holm(p: &[Option<f64>]) -> Vec<Option<f64>> {
+    let order = ranked(p);
     let m = order.len();
     let mut out = vec![None; p.len()];
     let mut running: f64 = 0.0;
@@ -473,21 +480,59 @@ pub fn holm(p: &[Option<f64>]) -> Vec<Option<f64>> {
     out
 }
 
-/// The verdict of a difference at `confidence`: `higher` or `lower` when its (Holm-adjusted) p-value is
-/// below 1 − confidence, or for a fixed difference when it is not 0; else `no clear difference`. Empty
+/// The per-comparison error level of Holm's simultaneous intervals at family error `alpha`, for every
+/// p-value given (`None` stays `None`).
+///
+/// Holm's step-down tests the comparison ranked k-th smallest of m at α/(m − k + 1) and stops at the first
+/// it does not reject. The comparisons before the stop get their own step's level; the one where it stops
+/// and every one after it get the stopping step's level, the widest the step-down reached. So the interval
+/// at that level excludes 0 exactly when [`holm`]'s adjusted p-value is below α: a rejected comparison's p
+/// is below its level, and an unrejected one's is at or above the stopping level (its p is no smaller than
+/// the stopping comparison's). The stop is read from the same running maximum [`holm`] computes, so the
+/// two never disagree on where it is.
+pub fn holm_levels(p: &[Option<f64>], alpha: f64) -> Vec<Option<f64>> {
+    let order = ranked(p);
+    let m = order.len();
+    let mut out = vec![None; p.len()];
+    let mut running: f64 = 0.0;
+    let mut stopped: Option<f64> = None;
+    for (k, (i, p)) in order.into_iter().enumerate() {
+        let level = alpha / (m - k) as f64;
+        running = running.max(((m - k) as f64 * p).min(1.0));
+        if stopped.is_none() && running >= alpha {
+            stopped = Some(level);
+        }
+        out[i] = Some(stopped.unwrap_or(level));
+    }
+    out
+}
+
+impl Difference {
+    /// The interval at per-comparison error `level` (from [`holm_levels`]), by the same normal
+    /// approximation as the plain one: difference ± z·std_error with z the two-sided quantile at
+    /// 1 − `level`. A difference without a test (known exactly, or with no error) keeps its plain interval.
+    pub fn interval_at(&self, level: Option<f64>) -> (Option<f64>, Option<f64>) {
+        match (self.difference, self.std_error, level, self.p_value) {
+            (Some(d), Some(se), Some(level), Some(_)) => {
+                let z = crate::stats::interval::z_for(1.0 - level);
+                (Some(d - z * se), Some(d + z * se))
+            }
+            _ => (self.ci_low, self.ci_high),
+        }
+    }
+}
+
+/// The verdict of a difference from the interval it is judged by (the Holm-adjusted one): `higher` when
+/// the interval lies above 0, `lower` when below, else `no clear difference` (also with no interval). Empty
 /// when there is no difference to judge.
-pub fn verdict(d: &Difference, p_adjusted: Option<f64>, confidence: f64) -> &'static str {
-    let Some(value) = d.difference else {
+pub fn verdict(d: &Difference, (low, high): (Option<f64>, Option<f64>)) -> &'static str {
+    if d.difference.is_none() {
         return "";
-    };
-    let clear = match p_adjusted {
-        Some(p) => p < 1.0 - confidence,
-        None => d.std_error == Some(0.0) && value != 0.0,
-    };
-    match (clear, value > 0.0) {
-        (true, true) => "higher",
-        (true, false) => "lower",
-        (false, _) => "no clear difference",
+    }
+    match (low, high) {
+        (Some(low), _) if low > 0.0 => "higher",
+        (_, Some(high)) if high < 0.0 => "lower",
+        _ => "no clear difference",
     }
 }
 
@@ -658,18 +703,103 @@ mod tests {
     }
 
     #[test]
-    fn verdicts_follow_the_adjusted_p_value() {
+    fn verdicts_follow_the_interval_they_are_judged_by() {
         let d = Difference::with_error(0.1, 0.01, 100, 1.96);
-        assert_eq!(verdict(&d, Some(0.001), 0.95), "higher");
-        assert_eq!(verdict(&d, Some(0.2), 0.95), "no clear difference");
-        let d = Difference::with_error(-0.1, 0.01, 100, 1.96);
-        assert_eq!(verdict(&d, Some(0.01), 0.95), "lower");
-        assert_eq!(verdict(&Difference::exact(2.0, 5), None, 0.95), "higher");
+        assert_eq!(verdict(&d, (Some(0.05), Some(0.15))), "higher");
         assert_eq!(
-            verdict(&Difference::exact(0.0, 5), None, 0.95),
+            verdict(&d, (Some(-0.01), Some(0.21))),
             "no clear difference"
         );
-        assert_eq!(verdict(&Difference::empty(5), None, 0.95), "");
+        assert_eq!(verdict(&d, (Some(0.0), Some(0.2))), "no clear difference");
+        let d = Difference::with_error(-0.1, 0.01, 100, 1.96);
+        assert_eq!(verdict(&d, (Some(-0.15), Some(-0.05))), "lower");
+        let exact = Difference::exact(2.0, 5);
+        assert_eq!(verdict(&exact, exact.interval_at(None)), "higher");
+        let zero = Difference::exact(0.0, 5);
+        assert_eq!(
+            verdict(&zero, zero.interval_at(None)),
+            "no clear difference"
+        );
+        let lone = Difference {
+            difference: Some(1.0),
+            ..Difference::empty(5)
+        };
+        assert_eq!(
+            verdict(&lone, lone.interval_at(Some(0.05))),
+            "no clear difference"
+        );
+        assert_eq!(verdict(&Difference::empty(5), (None, None)), "");
+    }
+
+    #[test]
+    fn holm_levels_step_down_and_stop_at_the_first_kept() {
+        // Sorted: 0.001 (level α/4), 0.01 (α/3: 0.03 < 0.05, rejected), 0.03 (α/2: 0.06, kept: the stop),
+        // 0.2 after the stop keeps the stopping level α/2; a missing p has no level.
+        let levels = holm_levels(
+            &[Some(0.03), Some(0.001), None, Some(0.2), Some(0.01)],
+            0.05,
+        );
+        let round = |x: Option<f64>| x.map(|v| (v * 1e12).round() / 1e12);
+        assert_eq!(
+            levels.into_iter().map(round).collect::<Vec<_>>(),
+            [
+                Some(0.025),
+                Some(0.0125),
+                None,
+                Some(0.025),
+                Some(0.05 / 3.0)
+            ]
+            .map(round)
+        );
+        // The interval at a level is difference ± z·se with z the two-sided quantile there.
+        let d = Difference::with_error(0.1, 0.01, 100, 1.96);
+        let (low, high) = d.interval_at(Some(0.05));
+        assert!((low.unwrap() - (0.1 - 1.959963984540054 * 0.01)).abs() < 1e-12);
+        assert!((high.unwrap() - (0.1 + 1.959963984540054 * 0.01)).abs() < 1e-12);
+    }
+
+    /// Many synthetic families: each adjusted interval excludes 0 exactly when the adjusted p-value is
+    /// below α, so the verdict (read from the interval) and `p_adjusted` agree on every row; and the
+    /// adjusted interval always holds the plain one.
+    #[test]
+    fn adjusted_intervals_exclude_zero_exactly_when_holm_rejects() {
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut clear, mut unclear) = (0, 0);
+        for family in 0..400 {
+            let m = 1 + family % 30;
+            let alpha = [0.05, 0.01, 0.1][family % 3];
+            let z = crate::stats::interval::z_for(1.0 - alpha);
+            let rows: Vec<Difference> = (0..m)
+                .map(|_| {
+                    let se = 0.001 + 0.02 * next();
+                    let d = (next() - 0.5) * 8.0 * se;
+                    Difference::with_error(d, se, 1000, z)
+                })
+                .collect();
+            let p: Vec<Option<f64>> = rows.iter().map(|d| d.p_value).collect();
+            let adjusted = holm(&p);
+            let levels = holm_levels(&p, alpha);
+            for ((d, adjusted), level) in rows.iter().zip(adjusted).zip(levels) {
+                let ci = d.interval_at(level);
+                let v = verdict(d, ci);
+                let rejected = adjusted.unwrap() < alpha;
+                assert_eq!(
+                    v != "no clear difference",
+                    rejected,
+                    "{d:?} adjusted {adjusted:?} at {level:?}: {ci:?}"
+                );
+                assert!(ci.0.unwrap() <= d.ci_low.unwrap() + 1e-15);
+                assert!(ci.1.unwrap() >= d.ci_high.unwrap() - 1e-15);
+                if rejected { clear += 1 } else { unclear += 1 }
+            }
+        }
+        assert!(clear > 100 && unclear > 100, "{clear} clear, {unclear} not");
     }
 
     #[test]

@@ -83,7 +83,9 @@ pub struct DifferenceRow<'a> {
     pub result: Result<Difference, String>,
     /// Holm's adjustment of the p-value over the file.
     pub p_adjusted: Option<f64>,
-    /// higher | lower | no clear difference (empty without a difference).
+    /// The Holm-adjusted (simultaneous) interval: (low, high), empty without a difference's error.
+    pub ci_adjusted: (Option<f64>, Option<f64>),
+    /// higher | lower | no clear difference (empty without a difference), from `ci_adjusted`.
     pub verdict: &'static str,
     /// The exact difference, when it was computed (`run --exact`, `exact`).
     pub exact: Option<f64>,
@@ -148,6 +150,7 @@ fn rows<'a>(
                 baseline_metric,
                 result,
                 p_adjusted: None,
+                ci_adjusted: (None, None),
                 verdict: "",
                 exact: None,
                 points: (a, b),
@@ -224,17 +227,22 @@ pub fn exact_differences<'a>(
     rows
 }
 
-/// Fills in Holm's adjusted p-values over all rows and every verdict.
+/// Fills in Holm's adjusted p-values and simultaneous intervals over all rows, and every verdict from its
+/// row's adjusted interval, so that a verdict never reads against the interval printed beside it.
 fn judge(rows: &mut [DifferenceRow<'_>], confidence: f64) {
     let p: Vec<Option<f64>> = rows
         .iter()
         .map(|r| r.result.as_ref().ok().and_then(|d| d.p_value))
         .collect();
-    for (row, adjusted) in rows.iter_mut().zip(paired::holm(&p)) {
+    let levels = paired::holm_levels(&p, 1.0 - confidence);
+    for ((row, adjusted), level) in rows.iter_mut().zip(paired::holm(&p)).zip(levels) {
         row.p_adjusted = adjusted;
-        row.verdict = match &row.result {
-            Ok(d) => paired::verdict(d, adjusted, confidence),
-            Err(_) => "",
+        (row.ci_adjusted, row.verdict) = match &row.result {
+            Ok(d) => {
+                let ci = d.interval_at(level);
+                (ci, paired::verdict(d, ci))
+            }
+            Err(_) => ((None, None), ""),
         };
     }
 }

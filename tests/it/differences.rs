@@ -271,3 +271,74 @@ fn the_95_percent_difference_interval_covers_the_exact_difference() {
     println!("coverage of the 95 % paired difference interval: {covered} of {total} = {share:.4}");
     assert!((0.93..=0.97).contains(&share), "{share}");
 }
+
+/// Every row of two shipped studies' differences.csv: the verdict follows the Holm-adjusted interval
+/// (`higher` exactly when it lies above 0, `lower` exactly when below), agrees with `p_adjusted` below
+/// 1 − confidence (0.95 in both files), the adjusted interval holds the row's own, and the terminal's
+/// difference column prints it beside the verdict.
+#[test]
+fn every_verdict_of_a_shipped_study_follows_its_adjusted_interval() {
+    let scratch = Scratch::new("verdicts_follow_intervals");
+    let (mut clear, mut unclear) = (0, 0);
+    for name in ["sap-or-mug-the-sentry", "mugging-level-gap"] {
+        let file = repo().join(format!("scenarios/{name}.toml"));
+        let o = subdual([
+            "run".as_ref(),
+            file.as_os_str(),
+            "--out".as_ref(),
+            scratch.out().as_os_str(),
+            "--trials".as_ref(),
+            "20000".as_ref(),
+            "--no-charts".as_ref(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+        let printed = stdout(&o);
+        let d = Csv::read(&scratch.out().join(name).join("differences.csv"));
+        let header: Vec<&str> = d.header.iter().map(String::as_str).collect();
+        let at = |c: &str| header.iter().position(|h| *h == c).unwrap();
+        assert_eq!(at("ci_low_adjusted"), at("ci_high") + 1, "{header:?}");
+        assert_eq!(at("ci_high_adjusted"), at("ci_high") + 2, "{header:?}");
+        for row in d.rows.iter().filter(|r| r[d.col("status")] == "ok") {
+            let cell = |c: &str| row[d.col(c)].parse::<f64>().ok();
+            let verdict = row[d.col("verdict")].as_str();
+            let (low, high) = (cell("ci_low_adjusted"), cell("ci_high_adjusted"));
+            let expected = match (low, high) {
+                _ if cell("difference").is_none() => "",
+                (Some(l), _) if l > 0.0 => "higher",
+                (_, Some(h)) if h < 0.0 => "lower",
+                _ => "no clear difference",
+            };
+            assert_eq!(verdict, expected, "{name}: {row:?}");
+            if let Some(p) = cell("p_adjusted") {
+                assert_eq!(
+                    p < 0.05,
+                    verdict != "no clear difference",
+                    "{name}: {row:?}"
+                );
+            }
+            if let (Some(l), Some(h)) = (low, high) {
+                assert!(
+                    l <= cell("ci_low").unwrap() && h >= cell("ci_high").unwrap(),
+                    "{row:?}"
+                );
+            }
+            // The terminal's difference column prints the interval the verdict follows (every variant of
+            // the mugging study mugs, so its headline rows are `p_knockout`'s).
+            if name == "mugging-level-gap"
+                && row[d.col("metric")] == summary_metrics("mug")[0]
+                && let (Some(l), Some(h)) = (low, high)
+            {
+                let shown = format!("[{l:+.4}, {h:+.4}] {verdict}");
+                assert!(
+                    printed.contains(&shown),
+                    "{name}: `{shown}` not in\n{printed}"
+                );
+            }
+            match verdict {
+                "higher" | "lower" => clear += 1,
+                _ => unclear += 1,
+            }
+        }
+    }
+    assert!(clear > 0 && unclear > 0, "{clear} clear, {unclear} not");
+}

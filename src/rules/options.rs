@@ -369,8 +369,7 @@ switches! {
     multiple_attacks: MultipleAttacks = MultipleAttacks::Staggered, "second attacks", None;
     /// How a held-back blow's damage is rounded.
     held_back_rounding: HeldBackRounding = HeldBackRounding::PerBlow, "rounding of held-back damage", None;
-    /// To-hit bonus of a sap, strike, grab or opening from behind, which also strips the victim's shield and
-    /// Dexterity bonus (0: no rear attack rule).
+    /// To-hit bonus from behind, the victim's shield and Dexterity bonus stripped (0: no rear attack rule).
     rear_attack_bonus: i32 = 2, "rear attack bonus", None,
         range(min = -20, max = 20) else "a modifier from -20 to 20";
 }

@@ -18,6 +18,7 @@ use crate::rules::maneuver::{
     Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
 };
 use crate::rules::options::{GrabContest, RuleOptions};
+use crate::rules::rear;
 use crate::rules::tables::{brawl_row, wrestling_armor_penalty};
 use crate::rules::{Combatant, Ineligible, Matchup, StateName};
 
@@ -111,12 +112,7 @@ impl GrabObject {
             .then(|| FirstStrike::prepare(&m.victim, object, grabber, options))
             .flatten();
         Ok(GrabObject {
-            attack: AttackRoll::new(
-                grabber.thac0,
-                m.victim.ac.normal(),
-                object_grab_modifier(grabber),
-                options,
-            ),
+            attack: rear::attack_roll(grabber, &m.victim, object_grab_modifier(grabber), options),
             grabber: grabber.contest_score(),
             holder: m.victim.contest_score(),
             mode: options.grab_contest,
@@ -204,7 +200,7 @@ fn wrestling_attack(
     };
     let modifier =
         grabber.hit_adjustment() + called_shot + wrestling_armor_penalty(grabber.armor_type);
-    AttackRoll::new(grabber.thac0, victim.ac.normal(), modifier, options)
+    rear::attack_roll(grabber, victim, modifier, options)
 }
 
 /// The grabber's contest score with one or two hands.
@@ -495,6 +491,52 @@ mod tests {
     const GRABBER: &str = "class = \"fighter\"\nlevel = 1\nstrength = 17";
     const HOLDER: &str =
         "class = \"fighter\"\nlevel = 1\nac = 5\nstrength = 15\nweapon = \"long sword\"";
+
+    /// `roll_needed` of every grab by [`GRABBER`] on `victim`, in front and from behind: the object, a
+    /// person with two hands, a person with one.
+    fn grabs_front_and_rear(victim: &str, options: &RuleOptions) -> [(i32, i32); 3] {
+        let behind = format!("{GRABBER}\nposition = \"behind\"");
+        let needed = |attacker: &str| {
+            let m = matchup(attacker, victim);
+            [
+                GrabObject::prepare(&m, options).unwrap().attack.needed(),
+                GrabHold::person(&m, options, Hands::Two)
+                    .unwrap()
+                    .attack
+                    .needed(),
+                GrabHold::person(&m, options, Hands::One)
+                    .unwrap()
+                    .attack
+                    .needed(),
+            ]
+        };
+        let (front, rear) = (needed(GRABBER), needed(&behind));
+        [0, 1, 2].map(|i| (front[i], rear[i]))
+    }
+
+    #[test]
+    fn a_grab_from_behind_needs_2_less_and_ignores_the_shield_and_dexterity_bonus() {
+        // THAC0 20, +1 Strength against AC 5: the object at −4 needs 18, two hands 14, one hand 18.
+        let o = RuleOptions::default();
+        assert_eq!(
+            grabs_front_and_rear(HOLDER, &o),
+            [(18, 16), (14, 12), (18, 16)]
+        );
+        // A shield and Dexterity 16 make it AC 2 in front (3 more); behind, AC 5 again.
+        let shielded = format!("{HOLDER}\nshield = 1\ndexterity = 16");
+        assert_eq!(
+            grabs_front_and_rear(&shielded, &o),
+            [(21, 16), (17, 12), (21, 16)]
+        );
+        let off = RuleOptions {
+            rear_attack_bonus: 0,
+            ..RuleOptions::default()
+        };
+        assert_eq!(
+            grabs_front_and_rear(&shielded, &off),
+            [(21, 21), (17, 17), (21, 21)]
+        );
+    }
 
     /// A monster's rough Strength drops by [`ONE_HAND_DROP`] for a one-handed grab, as every plain score does
     /// in the text's table (`Strength::one_hand`): one drop, pinned here for every score.

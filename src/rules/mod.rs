@@ -19,6 +19,7 @@ pub mod maneuver;
 pub mod mugging;
 pub mod options;
 pub mod reads;
+pub mod rear;
 pub mod sap;
 pub mod strike;
 pub mod tables;

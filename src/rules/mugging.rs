@@ -78,7 +78,7 @@ pub fn eligibility(m: &Matchup, options: &RuleOptions) -> Result<(), Ineligible>
 /// keeps the worse (larger) of that and his stripped armor class. A creature armored by its own hide has a
 /// protected head, so the helmet rule passes it by (docs/rules.md §2 "To hit").
 pub fn mugged_armor_class(victim: &Combatant, helmets: bool) -> i32 {
-    let stripped = victim.ac.armor + victim.ac.dexterity.max(0) - victim.ac.magic;
+    let stripped = crate::rules::rear::rear_armor_class(&victim.ac);
     if helmets && !victim.helmet && !victim.natural_armor {
         stripped.max(10 - victim.ac.magic)
     } else {
@@ -264,6 +264,23 @@ mod tests {
         assert_eq!(mug.attack.modifier, 4 + 1);
         // AC 4 without the shield and the −3 Dexterity bonus, magic still counting: 3. THAC0 16.
         assert_eq!(mug.attack.target, 16 - 3);
+    }
+
+    #[test]
+    fn the_mugging_keeps_its_own_4_and_takes_no_rear_attack_bonus() {
+        let m = matchup(
+            "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"\nstrength = 17",
+            "class = \"fighter\"\nac = 4\nshield = 1\ndexterity = 17\nmagic_ac = 1\naware = false",
+        );
+        // THAC0 16 against the stripped AC 3, +4 + 1: 8, whatever the rear attack bonus.
+        for bonus in [0, 2, 5] {
+            let options = RuleOptions {
+                rear_attack_bonus: bonus,
+                ..RuleOptions::default()
+            };
+            let mug = Mugging::prepare(&m, &options).unwrap();
+            assert_eq!(mug.attack.needed(), 8, "{bonus}");
+        }
     }
 
     #[test]

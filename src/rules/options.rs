@@ -369,6 +369,9 @@ switches! {
     multiple_attacks: MultipleAttacks = MultipleAttacks::Staggered, "second attacks", None;
     /// How a held-back blow's damage is rounded.
     held_back_rounding: HeldBackRounding = HeldBackRounding::PerBlow, "rounding of held-back damage", None;
+    /// To-hit bonus from behind, the victim's shield and Dexterity bonus stripped (0: no rear attack rule).
+    rear_attack_bonus: i32 = 2, "rear attack bonus", None,
+        range(min = -20, max = 20) else "a modifier from -20 to 20";
 }
 
 /// A switch whose value is outside its range.
@@ -533,8 +536,8 @@ mod tests {
                 ranged += 1;
             }
         }
-        // Ten switches have a range; the two modifiers and sap_wake_at have two ends each.
-        assert_eq!(ranged, 13);
+        // Eleven switches have a range; the three modifiers and sap_wake_at have two ends each.
+        assert_eq!(ranged, 15);
     }
 
     #[test]

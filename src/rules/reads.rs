@@ -1,7 +1,7 @@
 //! Which combatant fields each action reads, for the attacker and for the victim (docs/scenarios.md
 //! "Combatants"). A scenario may set every field on either side, but no field may be accepted and then
 //! ignored: a field the action does not read at that point is a warning naming it (a brawl attacker's
-//! `attacks`, a sapper's `position`, `aware` for a strike).
+//! `attacks`, a fighter's `position` without an opening, `aware` for a strike).
 //!
 //! Why a table rather than a trace of what the rules touch: the rules fold a matchup into numbers once per
 //! point, and many fields reach them only through a derived value (THAC0 from class and level, hit points
@@ -106,7 +106,8 @@ macro_rules! fighter {
 }
 
 /// The attacker of a fight: a fighter who may open with a mugging (from behind, his height against the
-/// victim's, with `opening_weapon` in hand) or a sap, and who may disarm (a free hand).
+/// victim's, with `opening_weapon` in hand) or a sap (from behind, a rear attack: docs/rules.md §1), and who
+/// may disarm (a free hand). The rounds themselves are face to face.
 macro_rules! fight_attacker {
     ($attacks:expr) => {
         fighter!(
@@ -114,7 +115,7 @@ macro_rules! fight_attacker {
             ("opening_weapon", InOpening),
             ("attacks", $attacks),
             ("hands_free", Always),
-            ("position", MugOpening),
+            ("position", InOpening),
         )
     };
 }
@@ -138,7 +139,8 @@ const FIGHT_VICTIM: &[(&str, Read)] = fighter!(
 /// Either side of a grab: his armor class (the grabber's roll meets the victim's, an armed victim's first
 /// strike meets the grabber's), his THAC0 (the grabber's roll, the armed victim's strike), his weapon (it
 /// takes the grabber's hands; it is the object, or the victim's first strike) and his Strength contest (a
-/// monster's rough Strength without a given one), his race allowing his Strength.
+/// monster's rough Strength without a given one), his race allowing his Strength. Where the grabber
+/// stands is read by the grabber's side only (a rear attack, docs/rules.md §1).
 macro_rules! grab_side {
     ($($field:expr),* $(,)?) => {
         identity!(
@@ -157,12 +159,13 @@ macro_rules! grab_side {
     };
 }
 
-/// The grabber of a person or a monster: his wrestling attack (armor penalty), his hands, and his size
-/// against the victim's and as the armed victim's first strike meets it.
+/// The grabber of a person or a monster: his wrestling attack (armor penalty, where he stands), his hands,
+/// and his size against the victim's and as the armed victim's first strike meets it.
 const HOLD_ATTACKER: &[(&str, Read)] = grab_side!(
     ("size", Always),
     ("armor_type", Always),
     ("hands_free", Always),
+    ("position", Always),
 );
 
 /// The grabbed person or monster: awake, his size against the grabber's, and his first strike if he holds
@@ -174,18 +177,20 @@ const HOLD_VICTIM: &[(&str, Read)] = grab_side!(
 );
 
 /// The striker of a blow that meets hit points (a sap, a held-back strike): his THAC0, his Strength to hit
-/// and damage (his race allows an exceptional one or not), and the weapon he strikes with in melee (a
-/// missile holder draws his melee backup). Where he stands, and his own armor, do not matter.
+/// and damage (his race allows an exceptional one or not), the weapon he strikes with in melee (a
+/// missile holder draws his melee backup), and where he stands (a rear attack, docs/rules.md §1). His own
+/// armor does not matter.
 const BLOW_ATTACKER: &[(&str, Read)] = identity!(
     ("race", Always),
     ("strength", Always),
     ("thac0", Always),
     ("weapon", Always),
     ("backup_weapon", Always),
+    ("position", Always),
 );
 
-/// The victim of a blow that meets hit points (a sap, a held-back strike): his normal armor class (shield
-/// and Dexterity count), his size against the weapon's dice, his hit points, and whether he is asleep or
+/// The victim of a blow that meets hit points (a sap, a held-back strike): his armor class (shield and
+/// Dexterity count unless he is struck from behind), his size against the weapon's dice, his hit points, and whether he is asleep or
 /// held (an automatic hit). Whether he is aware changes neither blow.
 const BLOW_VICTIM: &[(&str, Read)] = identity!(
     ("race", Always),
@@ -234,7 +239,7 @@ pub const READS: [Reads; 8] = [
         ),
     },
     // A sap (docs/rules.md §4): a blow's striker (a missile holder saps with his melee backup) and victim;
-    // where the sapper stands does not matter, nor whether the victim is aware (only asleep or held).
+    // whether the victim is aware does not matter (only asleep or held).
     Reads {
         action: Action::Sap,
         attacker: BLOW_ATTACKER,
@@ -252,7 +257,11 @@ pub const READS: [Reads; 8] = [
     // grabbed, and his size does not enter (his race only allows his Strength).
     Reads {
         action: Action::GrabObject,
-        attacker: grab_side!(("size", Always), ("hands_free", Always)),
+        attacker: grab_side!(
+            ("size", Always),
+            ("hands_free", Always),
+            ("position", Always),
+        ),
         victim: grab_side!(("state", Always)),
     },
     // A grab of a person (docs/rules.md §5).
@@ -426,12 +435,10 @@ mod tests {
     }
 
     #[test]
-    fn a_sap_reads_neither_where_the_sapper_stands_nor_whether_the_victim_is_aware() {
-        // sap.rs: the victim's state (helpless), size (eligibility, damage), normal AC and hit points.
-        assert_eq!(
-            plain(Action::Sap, Role::Attacker, &["position", "strength"]),
-            ["position"]
-        );
+    fn a_sap_reads_where_the_sapper_stands_but_not_whether_the_victim_is_aware() {
+        // sap.rs: the victim's state (helpless), size (eligibility, damage), AC and hit points;
+        // rear.rs: the sapper's position.
+        assert!(plain(Action::Sap, Role::Attacker, &["position", "strength"]).is_empty());
         assert_eq!(
             plain(
                 Action::Sap,
@@ -444,8 +451,15 @@ mod tests {
 
     #[test]
     fn a_strike_reads_the_backup_but_not_the_victims_awareness() {
-        // strike.rs: `attacker.in_melee()`, `victim.state`, `victim.ac.normal()`, `Vitals::of`.
-        assert!(plain(Action::Strike, Role::Attacker, &["backup_weapon", "weapon"]).is_empty());
+        // strike.rs: `attacker.in_melee()`, `victim.state`, `victim.ac`, `Vitals::of`; rear.rs: `position`.
+        assert!(
+            plain(
+                Action::Strike,
+                Role::Attacker,
+                &["backup_weapon", "weapon", "position"]
+            )
+            .is_empty()
+        );
         assert_eq!(
             plain(
                 Action::Strike,
@@ -464,7 +478,7 @@ mod tests {
             plain(
                 Action::GrabObject,
                 Role::Attacker,
-                &["hands_free", "armor_type"]
+                &["hands_free", "armor_type", "position"]
             ),
             ["armor_type"]
         );
@@ -486,7 +500,7 @@ mod tests {
                 plain(
                     action,
                     Role::Attacker,
-                    &["armor_type", "size", "hands_free"]
+                    &["armor_type", "size", "hands_free", "position"]
                 )
                 .is_empty()
             );
@@ -550,7 +564,7 @@ mod tests {
                     Role::Attacker,
                     &["opening_weapon", "position"]
                 ),
-                ["position"]
+                [] as [&str; 0]
             );
             assert_eq!(
                 unread_of(action, &sap, Role::Victim, &["aware", "helmet"]),

@@ -11,6 +11,7 @@ use crate::rules::maneuver::{
     Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
 };
 use crate::rules::options::{Rounding, RuleOptions};
+use crate::rules::rear;
 use crate::rules::strike::{DAMAGE, DOWN, HIT, KILLED, record_blow};
 use crate::rules::tables::Size;
 use crate::rules::{Combatant, Damage, Ineligible, Matchup, Vitals, Wound};
@@ -192,7 +193,7 @@ impl Sap {
             )
         } else {
             (
-                AttackRoll::new(attacker.thac0, victim.ac.normal(), modifier, options),
+                rear::attack_roll(attacker, victim, modifier, options),
                 KnockoutChance::awake(options),
             )
         };
@@ -356,6 +357,31 @@ mod tests {
 
     fn sap(victim: &str, options: &RuleOptions) -> Sap {
         Sap::prepare(&matchup(FIGHTER, victim), options).unwrap()
+    }
+
+    /// `roll_needed` of a sap by [`FIGHTER`] in front and from behind, with `options`.
+    fn front_and_rear(victim: &str, options: &RuleOptions) -> (i32, i32) {
+        let behind = format!("{FIGHTER}\nposition = \"behind\"");
+        let rear = Sap::prepare(&matchup(&behind, victim), options).unwrap();
+        (sap(victim, options).attack.needed(), rear.attack.needed())
+    }
+
+    #[test]
+    fn a_sap_from_behind_needs_2_less_and_ignores_the_shield_and_dexterity_bonus() {
+        // THAC0 16, −8 + 1 to hit. AC 6, no shield, Dexterity 10: 16 − 6 + 7 = 17 in front, 2 less behind.
+        let o = RuleOptions::default();
+        assert_eq!(front_and_rear(GUARD, &o), (17, 15));
+        // A shield and Dexterity 16 make it AC 3 in front (20); behind, AC 6 again and +2: 15.
+        let shielded =
+            "class = \"fighter\"\nlevel = 1\nac = 6\nshield = 1\ndexterity = 16\nhp = 20";
+        assert_eq!(front_and_rear(shielded, &o), (20, 15));
+        // No rear attack rule: today's numbers, position or not.
+        let off = RuleOptions {
+            rear_attack_bonus: 0,
+            ..RuleOptions::default()
+        };
+        assert_eq!(front_and_rear(GUARD, &off), (17, 17));
+        assert_eq!(front_and_rear(shielded, &off), (20, 20));
     }
 
     #[test]

@@ -95,7 +95,7 @@ impl Strike {
         let attack = if victim.state.is_helpless() {
             AttackRoll::automatic(modifier)
         } else {
-            AttackRoll::new(attacker.thac0, victim.ac.normal(), modifier, options)
+            crate::rules::rear::attack_roll(attacker, victim, modifier, options)
         };
         Ok(Strike {
             attack,
@@ -211,6 +211,35 @@ mod tests {
     use crate::rules::matchup;
 
     const SWORDSMAN: &str = "class = \"fighter\"\nlevel = 3\nstrength = 17\nweapon = { name = \"long sword\", magic = 1 }";
+
+    /// `roll_needed` of a strike by [`SWORDSMAN`] in front and from behind, with `options`.
+    fn front_and_rear(victim: &str, options: &RuleOptions) -> (i32, i32) {
+        let needed = |attacker: &str| {
+            Strike::prepare(&matchup(attacker, victim), options)
+                .unwrap()
+                .attack
+                .needed()
+        };
+        let behind = format!("{SWORDSMAN}\nposition = \"behind\"");
+        (needed(SWORDSMAN), needed(&behind))
+    }
+
+    #[test]
+    fn a_strike_from_behind_needs_2_less_and_ignores_the_shield_and_dexterity_bonus() {
+        // THAC0 18, −4 + 1 + 1 to hit: 18 − 6 + 2 = 14 against AC 6 in front, 2 less behind.
+        let plain = "class = \"fighter\"\nac = 6\nhp = 20";
+        let shielded = "class = \"fighter\"\nac = 6\nshield = 1\ndexterity = 16\nhp = 20";
+        let o = RuleOptions::default();
+        assert_eq!(front_and_rear(plain, &o), (14, 12));
+        // AC 3 in front (17); AC 6 and +2 behind (12).
+        assert_eq!(front_and_rear(shielded, &o), (17, 12));
+        let off = RuleOptions {
+            rear_attack_bonus: 0,
+            ..RuleOptions::default()
+        };
+        assert_eq!(front_and_rear(plain, &off), (14, 14));
+        assert_eq!(front_and_rear(shielded, &off), (17, 17));
+    }
 
     #[test]
     fn held_back_damage_for_every_roll_from_1_to_20() {

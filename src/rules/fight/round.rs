@@ -143,52 +143,8 @@ impl FightPlan {
             if f[ATTACKER].down() {
                 // Only a lethal victim finishing the fallen attacker is left to act.
                 self.finish_round(f, round, &mut bout_began, rng);
-                if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
-                    return outcome;
-                }
-                let Some(next) = round.checked_add(1) else {
-                    break;
-                };
-                round = next;
-                continue;
-            }
-            // A called shot adds to its maker's roll (the lower acts first), in every round he makes one.
-            let called_shot = self.sides[ATTACKER].blows[f[ATTACKER].slot as usize].called_shot;
-            let initiative = [rng.die(10) + called_shot, rng.die(10)];
-            let order = order(initiative);
-            let armed = self.armed_side(f, round);
-            if let Some(man) = armed
-                && !self.options.armed_defender_extra_attack
-            {
-                // The armed man resolves all his attacks first, at +4 to hit and damage, then his foe.
-                if man == VICTIM {
-                    if f[VICTIM].can_act(round) {
-                        self.turn::<VICTIM, R>(f, round, Pass::All, true, &mut bout_began, rng);
-                    }
-                    if f[ATTACKER].can_act(round) {
-                        self.turn::<ATTACKER, R>(f, round, Pass::All, false, &mut bout_began, rng);
-                    }
-                } else {
-                    if f[ATTACKER].can_act(round) {
-                        self.turn::<ATTACKER, R>(f, round, Pass::All, true, &mut bout_began, rng);
-                    }
-                    if f[VICTIM].can_act(round) {
-                        self.turn::<VICTIM, R>(f, round, Pass::All, false, &mut bout_began, rng);
-                    }
-                }
             } else {
-                // One extra attack at +4 before the round; his normal attacks follow initiative. It is an
-                // attack, not his turn: a held man still spends his first normal attack on the contest, not
-                // this one.
-                if armed == Some(VICTIM) && f[VICTIM].can_act(round) {
-                    self.attack::<VICTIM, R, false>(f, round, true, 0, &mut bout_began, rng);
-                } else if armed == Some(ATTACKER) && f[ATTACKER].can_act(round) {
-                    self.attack::<ATTACKER, R, false>(f, round, true, 0, &mut bout_began, rng);
-                }
-                self.pass(f, round, order, Pass::First, &mut bout_began, rng);
-                if self.staggers {
-                    self.pass(f, round, order, Pass::Second, &mut bout_began, rng);
-                }
+                self.fought_round(f, round, &mut bout_began, rng);
             }
             if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
                 return outcome;
@@ -200,6 +156,55 @@ impl FightPlan {
         }
         // The last round ended with a lethal victim still finishing his foe: the side left standing wins.
         self.ending(f, self.max_rounds)
+    }
+
+    /// A round both fighters begin standing: initiative, the armed man, and the passes.
+    #[inline(always)]
+    fn fought_round<R: Roller + ?Sized>(
+        &self,
+        f: &mut [Fighter; 2],
+        round: u32,
+        bout_began: &mut u32,
+        rng: &mut R,
+    ) {
+        // A called shot adds to its maker's roll (the lower acts first), in every round he makes one.
+        let called_shot = self.sides[ATTACKER].blows[f[ATTACKER].slot as usize].called_shot;
+        let initiative = [rng.die(10) + called_shot, rng.die(10)];
+        let order = order(initiative);
+        let armed = self.armed_side(f, round);
+        if let Some(man) = armed
+            && !self.options.armed_defender_extra_attack
+        {
+            // The armed man resolves all his attacks first, at +4 to hit and damage, then his foe.
+            if man == VICTIM {
+                if f[VICTIM].can_act(round) {
+                    self.turn::<VICTIM, R>(f, round, Pass::All, true, bout_began, rng);
+                }
+                if f[ATTACKER].can_act(round) {
+                    self.turn::<ATTACKER, R>(f, round, Pass::All, false, bout_began, rng);
+                }
+            } else {
+                if f[ATTACKER].can_act(round) {
+                    self.turn::<ATTACKER, R>(f, round, Pass::All, true, bout_began, rng);
+                }
+                if f[VICTIM].can_act(round) {
+                    self.turn::<VICTIM, R>(f, round, Pass::All, false, bout_began, rng);
+                }
+            }
+        } else {
+            // One extra attack at +4 before the round; his normal attacks follow initiative. It is an
+            // attack, not his turn: a held man still spends his first normal attack on the contest, not
+            // this one.
+            if armed == Some(VICTIM) && f[VICTIM].can_act(round) {
+                self.attack::<VICTIM, R, false>(f, round, true, 0, bout_began, rng);
+            } else if armed == Some(ATTACKER) && f[ATTACKER].can_act(round) {
+                self.attack::<ATTACKER, R, false>(f, round, true, 0, bout_began, rng);
+            }
+            self.pass(f, round, order, Pass::First, bout_began, rng);
+            if self.staggers {
+                self.pass(f, round, order, Pass::Second, bout_began, rng);
+            }
+        }
     }
 
     /// One pass of the round in initiative order: each side able to act makes its attacks of the pass.

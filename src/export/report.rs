@@ -284,7 +284,7 @@ enum Kind {
 fn kind(action: Action, metric: &str) -> Kind {
     match metrics::kind_of(action, metric) {
         Some("fixed") => Kind::Fixed,
-        Some("probability") => Kind::Probability,
+        Some("probability" | "ratio") => Kind::Probability,
         Some(_) => Kind::Mean,
         None if metrics::is_probability(metric) => Kind::Probability,
         None => Kind::Mean,

@@ -3,15 +3,16 @@
 //! and damage rolls" (docs/rules.md §3 "Armed defender against an unarmed attacker").
 //!
 //! Who counts as armed is decided here for every action: a melee weapon in hand (not the fist, not a missile
-//! weapon; natural attacks do not count). Fights apply the rule round by round; the single-action grabs,
-//! which have no hit points to lose, report it as [`FirstStrike`]: did the defender's attacks of a first
-//! round, made before the grab, hit the grabber, and for how much.
+//! weapon; natural attacks do not count). Fights apply the rule round by round; the single-action grabs
+//! meet it as [`FirstStrike`]: the defender's attacks of a first round, made before the grab, at the
+//! grabber's hit points. A grabber they drop grabs nothing, so a grab's odds are those of a grabber still
+//! standing, not of one who never met the sword.
 
 use crate::dice::{Dice, Paths, Roller};
 use crate::rules::attack::AttackRoll;
 use crate::rules::catalog::Weapon;
 use crate::rules::maneuver::{Counter, Hist, Sink};
-use crate::rules::{Combatant, RuleOptions};
+use crate::rules::{Combatant, Damage, RuleOptions, Vitals, Wound};
 
 /// The weapon that makes `defender` an armed defender, if any: the melee weapon he fights with
 /// ([`Combatant::melee_weapon`]), so a bowman with a dagger at his belt is armed with the dagger.
@@ -37,6 +38,8 @@ pub struct FirstStrike {
     pub dice: Dice,
     /// Added to the dice: Strength, magic and the bonus.
     pub add: i32,
+    /// The grabber's hit points, rolled per trial (or his `hp`), and where real damage kills.
+    pub grabber: Vitals,
 }
 
 /// What the first strike did.
@@ -46,6 +49,8 @@ pub struct Struck {
     pub hit: bool,
     /// The damage of the attacks that hit, each at least 1.
     pub damage: u32,
+    /// What that damage did to the grabber: down (he grabs nothing), or dead.
+    pub wound: Wound,
 }
 
 impl FirstStrike {
@@ -79,10 +84,16 @@ impl FirstStrike {
             ),
             dice: weapon.damage_against(grabber.size),
             add: defender.damage_adjustment() + weapon.magic + bonus,
+            grabber: Vitals {
+                hp: grabber.hp,
+                death_at: options.death_at,
+            },
         })
     }
 
-    /// The defender's attacks, in order: each its d20 and, on a hit, its damage dice.
+    /// The defender's attacks, in order: each its d20 and, on a hit, its damage dice; then, if any hit,
+    /// the grabber's hit points meet the damage. The defender strikes at full force (a grab has no
+    /// `victim_intent`): all of it is real.
     #[inline]
     pub fn roll<R: Roller + ?Sized>(&self, rng: &mut R) -> Struck {
         let mut struck = Struck::default();
@@ -92,24 +103,47 @@ impl FirstStrike {
                 struck.damage += (self.dice.roll(rng) + self.add).max(1) as u32;
             }
         }
+        if struck.hit {
+            struck.wound = self.grabber.wound(
+                Damage {
+                    total: struck.damage,
+                    real: struck.damage,
+                    temporary: 0,
+                },
+                rng,
+            );
+        }
         struck
     }
 }
 
-/// The paths of [`strike_first`] for the exact count: each attack's d20 and, on a hit, its damage dice.
-pub fn strike_first_paths(strike: &Option<FirstStrike>) -> Paths {
+/// The paths of [`strike_first`] followed by `standing` (what the grab asks for next) wherever the grabber
+/// is still on his feet: each attack's d20 and, on a hit, its damage dice; after a hit, the grabber's hit
+/// point regions, the grab following only the region where he stands.
+pub fn strike_first_paths(strike: &Option<FirstStrike>, standing: Paths) -> Paths {
     match strike {
-        Some(s) => {
-            let attack = s.roll.paths(|swing| {
-                if swing.hit {
-                    Paths::roll(&s.dice)
-                } else {
-                    Paths::END
-                }
-            });
-            (0..s.attacks).fold(Paths::END, |p, _| p.then(attack))
+        Some(s) => s.paths(s.attacks, false, standing),
+        None => standing,
+    }
+}
+
+impl FirstStrike {
+    /// The paths of the `left` attacks still to come, `hit` telling whether one before them hit.
+    fn paths(&self, left: u32, hit: bool, standing: Paths) -> Paths {
+        if left == 0 {
+            return if hit {
+                self.grabber.paths_standing(standing)
+            } else {
+                standing
+            };
         }
-        None => Paths::END,
+        self.roll.paths(|swing| {
+            if swing.hit {
+                Paths::roll(&self.dice).then(self.paths(left - 1, true, standing))
+            } else {
+                self.paths(left - 1, hit, standing)
+            }
+        })
     }
 }
 
@@ -124,15 +158,20 @@ pub fn strike_first<R: Roller + ?Sized>(strike: &Option<FirstStrike>, rng: &mut 
 
 // The tally of a first strike, in every grab's tally.
 pub(crate) const STRUCK: Counter = Counter(3);
+pub(crate) const GRABBER_DOWN: Counter = Counter(4);
+pub(crate) const GRABBER_KILLED: Counter = Counter(5);
 pub(crate) const STRUCK_DAMAGE: Hist = Hist(1);
 
 impl Struck {
-    /// Counts the first strike in a grab's tally: whether it hit, and its damage when it did.
+    /// Counts the first strike in a grab's tally: whether it hit, its damage when it did, and whether it
+    /// dropped or killed the grabber.
     #[inline]
     pub(crate) fn record<S: Sink>(self, s: &mut S) {
         if self.hit {
             s.count(STRUCK, true);
             s.observe(STRUCK_DAMAGE, i64::from(self.damage));
+            s.count(GRABBER_DOWN, self.wound.down);
+            s.count(GRABBER_KILLED, self.wound.killed);
         }
     }
 }
@@ -179,7 +218,7 @@ mod tests {
     #[test]
     fn the_first_strike_is_at_plus_4_to_hit_and_damage() {
         let m = matchup(
-            "class = \"fighter\"\nac = 6",
+            "class = \"fighter\"\nac = 6\nhp = 20",
             "class = \"fighter\"\nlevel = 5\nstrength = 17\nweapon = { name = \"long sword\", magic = 1 }",
         );
         let weapon = armed_with(&m.victim).unwrap();
@@ -195,7 +234,8 @@ mod tests {
             s.roll(&mut dice),
             Struck {
                 hit: true,
-                damage: 9
+                damage: 9,
+                wound: Wound::default(),
             }
         );
         let mut miss = Scripted::new([3]);
@@ -254,7 +294,7 @@ mod tests {
         assert_eq!(s.unwrap().attacks, 1);
         // Two attacks: each rolls its d20, a hit its damage (at least 1 each).
         let m = matchup(
-            "class = \"fighter\"",
+            "class = \"fighter\"\nhp = 20",
             "class = \"fighter\"\nlevel = 13\nstrength = 3\nweapon = \"dagger\"",
         );
         let s = FirstStrike::prepare(
@@ -270,7 +310,8 @@ mod tests {
             s.roll(&mut dice),
             Struck {
                 hit: true,
-                damage: 4 + 5
+                damage: 4 + 5,
+                wound: Wound::default(),
             }
         );
     }
@@ -278,8 +319,9 @@ mod tests {
     #[test]
     fn the_count_of_two_first_strikes_is_the_paths_walked() {
         // Each attack's d20, each hit's d4: (misses + hits × 4)² paths, every one walked.
+        // The grabber's hit points are fixed here, so they add no branch.
         let m = matchup(
-            "class = \"fighter\"\nac = 2",
+            "class = \"fighter\"\nac = 2\nhp = 20",
             "class = \"fighter\"\nlevel = 13\nweapon = \"dagger\"",
         );
         let s = FirstStrike::prepare(
@@ -291,7 +333,7 @@ mod tests {
         assert_eq!(s.map(|s| s.attacks), Some(2));
         let hits = (1..=20).filter(|&f| s.unwrap().roll.hits(f)).count() as u128;
         assert!(hits > 0 && hits < 20, "a case worth testing: {hits} hits");
-        let counted = strike_first_paths(&s);
+        let counted = strike_first_paths(&s, Paths::END);
         let mut denominators = Vec::new();
         let walk =
             crate::dice::Enumerator::walk(|e| strike_first(&s, e), |_, _, d| denominators.push(d));
@@ -299,6 +341,6 @@ mod tests {
         assert_eq!(u128::from(walk.leaves), counted.count);
         assert_eq!(counted.denominator, Some(80 * 80));
         assert!(denominators.iter().all(|d| (80 * 80) % d == 0));
-        assert_eq!(strike_first_paths(&None), crate::dice::Paths::END);
+        assert_eq!(strike_first_paths(&None, Paths::END), Paths::END);
     }
 }

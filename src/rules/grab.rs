@@ -4,14 +4,16 @@
 //!
 //! Every grab is an unarmed maneuver: Strength's to-hit adjustment counts, a weapon's magic does not, and an
 //! armed victim strikes first at +4, as at any man who comes close bare-handed ([`crate::rules::
-//! armed_defender`]); the grab then goes ahead as if the grabber stood it. The grabs of persons and monsters
-//! read the wrestling column: a hold row is a hold, which the victim then tries to break with the contest.
+//! armed_defender`]): a grabber it drops grabs nothing, one who stands grabs as if unhurt. The grabs of
+//! persons and monsters read the wrestling column: a hold row is a hold, which the victim then tries to
+//! break with the contest. Their headline is the hold kept, not the hold: the size rule acts on the
+//! contest, so only the kept hold shows it.
 
 use crate::dice::{Paths, Roller};
 use crate::rules::action::Fixed;
 use crate::rules::armed_defender::{
-    FirstStrike, STRUCK, STRUCK_DAMAGE, Struck, armed_with, strike_first, strike_first_paths,
-    struck_range,
+    FirstStrike, GRABBER_DOWN, GRABBER_KILLED, STRUCK, STRUCK_DAMAGE, Struck, armed_with,
+    strike_first, strike_first_paths, struck_range,
 };
 use crate::rules::attack::{AttackRoll, ContestScore, contest, contest_paths, tied_pairs};
 use crate::rules::maneuver::{
@@ -122,20 +124,24 @@ impl GrabObject {
 
     /// The paths of [`GrabObject::resolve`] for the exact count.
     pub fn paths(&self) -> Paths {
-        strike_first_paths(&self.first_strike).then(self.attack.paths(|swing| {
-            if swing.hit {
-                contest_paths()
-            } else {
-                Paths::END
-            }
-        }))
+        strike_first_paths(
+            &self.first_strike,
+            self.attack.paths(|swing| {
+                if swing.hit {
+                    contest_paths()
+                } else {
+                    Paths::END
+                }
+            }),
+        )
     }
 
-    /// One attempt: the holder's first strike, the called shot, then on a hit the contest.
+    /// One attempt: the holder's first strike, then, if the grabber still stands, the called shot, and on a
+    /// hit the contest.
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> GrabObjectOutcome {
         let struck = strike_first(&self.first_strike, rng);
-        if !self.attack.roll(rng).hit {
+        if struck.wound.down || !self.attack.roll(rng).hit {
             return GrabObjectOutcome {
                 hit: false,
                 control: false,
@@ -291,20 +297,32 @@ impl GrabHold {
 
     /// The paths of [`GrabHold::resolve`] for the exact count.
     pub fn paths(&self) -> Paths {
-        strike_first_paths(&self.first_strike).then(self.attack.paths(|swing| {
-            if swing.hit && brawl_row(swing.modified).hold {
-                contest_paths()
-            } else {
-                Paths::END
-            }
-        }))
+        strike_first_paths(
+            &self.first_strike,
+            self.attack.paths(|swing| {
+                if swing.hit && brawl_row(swing.modified).hold {
+                    contest_paths()
+                } else {
+                    Paths::END
+                }
+            }),
+        )
     }
 
-    /// One grab: an armed victim's first strike, the wrestling attack, its row, and on a hold the victim's
-    /// first attempt to break free.
+    /// One grab: an armed victim's first strike, then, if the grabber still stands, the wrestling attack,
+    /// its row, and on a hold the victim's first attempt to break free.
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> HoldOutcome {
         let struck = strike_first(&self.first_strike, rng);
+        if struck.wound.down {
+            return HoldOutcome {
+                hit: false,
+                hold: false,
+                kept: false,
+                contest_rolls: 0,
+                struck,
+            };
+        }
         let swing = self.attack.roll(rng);
         if !(swing.hit && brawl_row(swing.modified).hold) {
             return HoldOutcome {
@@ -326,7 +344,8 @@ impl GrabHold {
     }
 }
 
-// The tally of a grab: its own counters, and the armed victim's first strike (STRUCK, STRUCK_DAMAGE).
+// The tally of a grab: its own counters, and the armed victim's first strike (STRUCK, STRUCK_DAMAGE,
+// GRABBER_DOWN, GRABBER_KILLED).
 const HIT: Counter = Counter(0);
 /// Control of the object, or a hold.
 const WON: Counter = Counter(1);
@@ -340,6 +359,8 @@ pub const OBJECT_METRICS: Metrics = &[
     ("p_hit", Source::Count(HIT)),
     ("p_struck_first", Source::Count(STRUCK)),
     ("struck_damage", Source::Mean(STRUCK_DAMAGE)),
+    ("p_grabber_down", Source::Count(GRABBER_DOWN)),
+    ("p_grabber_killed", Source::Count(GRABBER_KILLED)),
     ("contest_rolls", Source::ContestRolls(CONTEST_ROLLS)),
     ("grabber_strength", Source::GrabberStrength),
     ("victim_strength", Source::VictimStrength),
@@ -347,15 +368,20 @@ pub const OBJECT_METRICS: Metrics = &[
 ];
 
 /// The summary metrics of a grab of a person or a monster, headline first; a monster's Strength, when
-/// given, stands before the grabber's.
+/// given, stands before the grabber's. The headline is the hold kept: the hold itself is the wrestling
+/// roll's row, the same whatever the sizes, and the size rule moves the contest that keeps it
+/// (`p_kept_given_hold` shows the contest alone).
 macro_rules! hold_metrics {
     ($($monster:expr)?) => {
         &[
-            ("p_hold", Source::Count(WON)),
-            ("p_hit", Source::Count(HIT)),
             ("p_hold_kept", Source::Count(KEPT)),
+            ("p_hold", Source::Count(WON)),
+            ("p_kept_given_hold", Source::Given { count: KEPT, among: WON }),
+            ("p_hit", Source::Count(HIT)),
             ("p_struck_first", Source::Count(STRUCK)),
             ("struck_damage", Source::Mean(STRUCK_DAMAGE)),
+            ("p_grabber_down", Source::Count(GRABBER_DOWN)),
+            ("p_grabber_killed", Source::Count(GRABBER_KILLED)),
             ("contest_rolls", Source::ContestRolls(CONTEST_ROLLS)),
             $($monster,)?
             ("grabber_strength", Source::GrabberStrength),
@@ -486,9 +512,9 @@ impl Maneuver for GrabHold {
 mod tests {
     use super::*;
     use crate::dice::Scripted;
-    use crate::rules::matchup;
+    use crate::rules::{Wound, matchup};
 
-    const GRABBER: &str = "class = \"fighter\"\nlevel = 1\nstrength = 17";
+    const GRABBER: &str = "class = \"fighter\"\nlevel = 1\nstrength = 17\nhp = 20";
     const HOLDER: &str =
         "class = \"fighter\"\nlevel = 1\nac = 5\nstrength = 15\nweapon = \"long sword\"";
 
@@ -806,7 +832,8 @@ mod tests {
             out.struck,
             Struck {
                 hit: true,
-                damage: 9
+                damage: 9,
+                wound: Wound::default(),
             }
         );
         assert!(out.hit && out.control);
@@ -838,6 +865,125 @@ mod tests {
                 .first_strike,
             None
         );
+    }
+
+    /// "A grabber who is down grabs nothing" (docs/rules.md §5): the holder's first strike meets the
+    /// grabber's hit points, and a grabber it drops rolls no grab at all.
+    #[test]
+    fn a_grabber_the_first_strike_drops_grabs_nothing() {
+        let o = RuleOptions::default();
+        let frail = "class = \"fighter\"\nlevel = 1\nstrength = 17\nhp = 7";
+        // The holder hits on 6 for 1d8 = 3 + 4 = 7: the grabber of 7 is at 0, down and (death at 0) dead.
+        // No further die is asked for: the script has none left.
+        let dropped = Struck {
+            hit: true,
+            damage: 7,
+            wound: Wound {
+                down: true,
+                killed: true,
+            },
+        };
+        let g = GrabObject::prepare(&matchup(frail, HOLDER), &o).unwrap();
+        let out = g.resolve(&mut Scripted::new([6, 3]));
+        assert_eq!(out.struck, dropped);
+        assert!(!out.hit && !out.control);
+        for grab in [
+            GrabHold::person(&matchup(frail, HOLDER), &o, Hands::Two).unwrap(),
+            GrabHold::monster(&matchup(frail, "monster = \"orc\""), &o, Hands::Two).unwrap(),
+        ] {
+            let out = grab.resolve(&mut Scripted::new([20, 3]));
+            assert_eq!(out.struck.wound, dropped.wound);
+            assert!(!out.hit && !out.hold && !out.kept);
+        }
+        // 2 = 6 points: he stands at 1 and grabs (the called shot hits on 18, he wins the contest).
+        let out = g.resolve(&mut Scripted::new([6, 2, 18, 10, 9]));
+        assert_eq!(out.struck.wound, Wound::default());
+        assert!(out.hit && out.control);
+        // With death at −10, 7 points drop him but do not kill him.
+        let dying = RuleOptions {
+            death_at: -10,
+            ..RuleOptions::default()
+        };
+        let g = GrabObject::prepare(&matchup(frail, HOLDER), &dying).unwrap();
+        let out = g.resolve(&mut Scripted::new([6, 3]));
+        assert!(out.struck.wound.down && !out.struck.wound.killed && !out.hit);
+    }
+
+    /// Rolled hit points are rolled only when the strike lands, once, after its damage: a level-1
+    /// fighter's 1d10 against 1d8 + 4.
+    #[test]
+    fn a_grabbers_hit_dice_are_rolled_per_trial_when_the_strike_lands() {
+        let o = RuleOptions::default();
+        let rolled = "class = \"fighter\"\nlevel = 1\nstrength = 17";
+        let g = GrabHold::person(&matchup(rolled, HOLDER), &o, Hands::Two).unwrap();
+        // A miss (5): no hit points rolled; the grab's d20 comes next (a 1 misses).
+        let mut miss = Scripted::new([5, 1]);
+        let out = g.resolve(&mut miss);
+        assert!(!out.struck.hit && !out.hit);
+        assert_eq!(miss.requests(), [20, 20]);
+        // A hit for 8 + 4 against 1d10 = 9: down, and no grab is rolled. Against 5 + 4 and 1d10 = 10 he
+        // stands, and the grab's d20 is rolled.
+        let mut hit = Scripted::new([6, 8, 9]);
+        assert!(g.resolve(&mut hit).struck.wound.down);
+        assert_eq!(hit.requests(), [20, 8, 10]);
+        let mut stands = Scripted::new([6, 5, 10, 1]);
+        assert!(!g.resolve(&mut stands).struck.wound.down);
+        assert_eq!(stands.requests(), [20, 8, 10, 20]);
+    }
+
+    /// The outcome's counters: `p_kept_given_hold` is the kept holds over the holds; a dropped grabber
+    /// counts in `p_grabber_down` and `p_grabber_killed` and in no grab.
+    #[test]
+    fn kept_given_hold_is_a_share_of_the_holds_and_the_dropped_count_apart() {
+        use crate::rules::action::Action;
+        use crate::rules::maneuver::Record;
+        use crate::stats::tally::Tally;
+        let mut t = Tally::default();
+        let struck = |down| Struck {
+            hit: down,
+            damage: u32::from(down) * 9,
+            wound: Wound { down, killed: down },
+        };
+        let outcome = |hit, hold, kept, down| HoldOutcome {
+            hit,
+            hold,
+            kept,
+            contest_rolls: u32::from(hold),
+            struck: struck(down),
+        };
+        for o in [
+            outcome(true, true, true, false),
+            outcome(true, true, false, false),
+            outcome(true, true, true, false),
+            outcome(true, false, false, false),
+            outcome(false, false, false, true),
+        ] {
+            t.trials += 1;
+            o.record(&mut t);
+        }
+        let p = crate::rules::action::Prepared::new(
+            Action::GrabPerson,
+            &matchup(GRABBER, HOLDER),
+            &RuleOptions::default(),
+            &crate::rules::action::ActionOptions::default(),
+        )
+        .unwrap();
+        let summary = crate::stats::metrics::summarize(&p, Action::GrabPerson, &t, 0.95);
+        let m = |name: &str| {
+            summary
+                .iter()
+                .find(|m| m.metric == name)
+                .and_then(|m| m.value.estimate)
+        };
+        assert_eq!(m("p_hold_kept"), Some(2.0 / 5.0));
+        assert_eq!(m("p_hold"), Some(3.0 / 5.0));
+        assert_eq!(m("p_kept_given_hold"), Some(2.0 / 3.0));
+        assert_eq!(m("p_hit"), Some(4.0 / 5.0));
+        assert_eq!(m("p_grabber_down"), Some(1.0 / 5.0));
+        assert_eq!(m("p_grabber_killed"), Some(1.0 / 5.0));
+        // The share's own interval is over the 3 holds.
+        let given = summary.iter().find(|m| m.metric == "p_kept_given_hold");
+        assert_eq!(given.map(|m| m.value.trials), Some(3));
     }
 
     #[test]

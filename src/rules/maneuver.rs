@@ -50,6 +50,10 @@ pub enum Kind {
     Mean,
     /// A number fixed by the matchup.
     Fixed,
+    /// A probability among the trials where a condition held (a hold kept, given a hold): a share, read
+    /// as a probability with its own Wilson interval over those trials, and compared between variants as
+    /// a mean over different trials is.
+    Ratio,
 }
 
 /// Where a summary metric comes from (a row of a maneuver's metric table).
@@ -57,6 +61,13 @@ pub enum Kind {
 pub enum Source {
     /// A counter over all trials.
     Count(Counter),
+    /// The share of the trials counted by `among` that `count` counts too (`count` implies `among`).
+    Given {
+        /// The event.
+        count: Counter,
+        /// The condition.
+        among: Counter,
+    },
     /// The mean of a histogram.
     Mean(Hist),
     /// The mean of a histogram of contest rolls (exactly, a geometric series).
@@ -82,6 +93,7 @@ impl Source {
     pub fn kind(self) -> Kind {
         match self {
             Source::Count(_) => Kind::Probability,
+            Source::Given { .. } => Kind::Ratio,
             Source::Mean(_)
             | Source::ContestRolls(_)
             | Source::RealPart(_)
@@ -104,6 +116,7 @@ impl Source {
             Source::VictimStrength => f.victim_strength,
             Source::RollNeeded => f.roll_needed,
             Source::Count(_)
+            | Source::Given { .. }
             | Source::Mean(_)
             | Source::ContestRolls(_)
             | Source::RealPart(_)

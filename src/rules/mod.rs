@@ -207,6 +207,22 @@ impl Vitals {
     pub fn paths(&self) -> crate::dice::Paths {
         self.hp.paths()
     }
+
+    /// The paths of [`Vitals::wound`] followed by `standing` where the blow leaves him on his feet (the
+    /// region above both cuts). Fixed hit points are no branch: `standing` is counted, at most what is
+    /// walked.
+    pub fn paths_standing(&self, standing: crate::dice::Paths) -> crate::dice::Paths {
+        match self.hp {
+            combatant::HitPoints::Fixed(_) => standing,
+            combatant::HitPoints::Rolled(dice) => crate::dice::Paths::region(&dice, 3, |region| {
+                if region == 2 {
+                    standing
+                } else {
+                    crate::dice::Paths::END
+                }
+            }),
+        }
+    }
 }
 
 /// Why the rules forbid an action at a point. Not an error: the point appears in the outputs with this

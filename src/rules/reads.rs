@@ -160,9 +160,11 @@ macro_rules! grab_side {
 }
 
 /// The grabber of a person or a monster: his wrestling attack (armor penalty, where he stands), his hands,
-/// and his size against the victim's and as the armed victim's first strike meets it.
+/// and his size against the victim's; his size and hit points as the armed victim's first strike meets
+/// them.
 const HOLD_ATTACKER: &[(&str, Read)] = grab_side!(
     ("size", Always),
+    ("hp", Always),
     ("armor_type", Always),
     ("hands_free", Always),
     ("position", Always),
@@ -254,11 +256,13 @@ pub const READS: [Reads; 8] = [
     },
     // A grab of an object (docs/rules.md §5): a called shot with one free hand, no wrestling (so no armor
     // penalty), then the Strength contest. The object is the weapon in the victim's hand: his backup is not
-    // grabbed, and his size does not enter (his race only allows his Strength).
+    // grabbed, and his size does not enter (his race only allows his Strength). The grabber's hit points
+    // meet the holder's first strike.
     Reads {
         action: Action::GrabObject,
         attacker: grab_side!(
             ("size", Always),
+            ("hp", Always),
             ("hands_free", Always),
             ("position", Always),
         ),

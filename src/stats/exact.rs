@@ -281,6 +281,8 @@ pub fn exact(p: &Prepared, action: Action) -> Result<Vec<MetricValue>, NoExact> 
         .map(|&(metric, source)| {
             let value = match source {
                 Source::Count(c) => Some(w.probability(w.counts[c.0])),
+                Source::Given { count, among } => (w.counts[among.0] > 0)
+                    .then(|| w.counts[count.0] as f64 / w.counts[among.0] as f64),
                 // Contest rolls are geometric: 1/(1 − t) on average wherever a contest happened.
                 Source::ContestRolls(h) => {
                     weighted_mean(&w.hists[h.0], |v| v).map(|_| 1.0 / (1.0 - tie))
@@ -619,11 +621,16 @@ mod tests {
             &RuleOptions::default(),
         );
         assert_eq!(check(&strike).unwrap().count, walked(&strike).0);
+        // The strike's 13-16 points meet the grabber's 2d10 in all three regions (dead at −10 or less,
+        // down, standing), and only the standing one grabs.
         let struck = prepared(
             Action::GrabObject,
-            "class = \"fighter\"\nstrength = 15",
-            "class = \"fighter\"\nstrength = 15\nweapon = \"dagger\"",
-            &RuleOptions::default(),
+            "class = \"fighter\"\nstrength = 15\nhp = \"2d10\"",
+            "class = \"fighter\"\nstrength = 15\nweapon = { name = \"club\", damage = \"1d4+8\" }",
+            &RuleOptions {
+                death_at: -10,
+                ..RuleOptions::default()
+            },
         );
         assert_eq!(check(&struck).unwrap().count, walked(&struck).0);
     }

@@ -134,19 +134,25 @@ pub const DEFINITIONS: &[Definition] = &[
         metric: "p_control",
         name: "control won",
         unit: Unit::Percent,
-        meaning: "hit, and the grabber won the Strength contest for the object",
+        meaning: "hit, and the grabber won the Strength contest for the object (a grabber the holder's first strike drops grabs nothing: no hit, no control)",
     },
     Definition {
         metric: "p_hold",
         name: "hold won",
         unit: Unit::Percent,
-        meaning: "hit, and the row of the modified roll on the wrestling column is a hold",
+        meaning: "hit, and the row of the modified roll on the wrestling column is a hold (the same whatever the sizes: the size rule acts on the contest that keeps it)",
     },
     Definition {
         metric: "p_hold_kept",
         name: "hold kept past the first break",
         unit: Unit::Percent,
-        meaning: "a hold, and the victim's first attempt to break it by the Strength contest fails",
+        meaning: "a hold, and the victim's first attempt to break it by the Strength contest fails: the headline of the grabs of persons and monsters, where the size rule shows",
+    },
+    Definition {
+        metric: "p_kept_given_hold",
+        name: "hold kept, given a hold",
+        unit: Unit::Percent,
+        meaning: "among the trials with a hold, the share where the victim's first attempt to break it fails: the contest alone, with its Wilson interval over those trials (`trials` counts them)",
     },
     Definition {
         metric: "p_struck_first",
@@ -159,6 +165,18 @@ pub const DEFINITIONS: &[Definition] = &[
         name: "first-strike damage",
         unit: Unit::HitPoints,
         meaning: "the total damage of those attacks (+4 and Strength included), over the trials where one hit",
+    },
+    Definition {
+        metric: "p_grabber_down",
+        name: "grabber dropped",
+        unit: Unit::Percent,
+        meaning: "the armed victim's first strike leaves the grabber at 0 hit points or less (his `hp`, or his hit dice rolled per trial): he grabs nothing",
+    },
+    Definition {
+        metric: "p_grabber_killed",
+        name: "grabber killed",
+        unit: Unit::Percent,
+        meaning: "the first strike's damage (all real: the victim strikes at full force) leaves the grabber at `death_at` hit points or less",
     },
     Definition {
         metric: "contest_rolls",
@@ -260,7 +278,8 @@ pub fn label(metric: &str) -> String {
     format!("{}{}", name(metric), unit.axis())
 }
 
-/// How a summary metric of `action` is estimated: "probability", "mean" or "fixed".
+/// How a summary metric of `action` is estimated: "probability", "ratio" (a probability among the trials
+/// where its condition held), "mean" or "fixed".
 pub fn kind_of(action: Action, metric: &str) -> Option<&'static str> {
     summary_table(action)
         .iter()
@@ -269,6 +288,7 @@ pub fn kind_of(action: Action, metric: &str) -> Option<&'static str> {
             Kind::Probability => "probability",
             Kind::Mean => "mean",
             Kind::Fixed => "fixed",
+            Kind::Ratio => "ratio",
         })
 }
 
@@ -409,6 +429,9 @@ pub fn summarize(p: &Prepared, action: Action, tally: &Tally, confidence: f64) -
         .map(|&(metric, source)| {
             let value = match source {
                 Count(counter) => interval::proportion(tally.counts[counter.0], tally.trials, z),
+                Given { count, among } => {
+                    interval::proportion(tally.counts[count.0], tally.counts[among.0], z)
+                }
                 Mean(h) | ContestRolls(h) => interval::mean(tally.hists[h.0].moments(), z),
                 RealPart(h) => interval::mean(tally.hists[h.0].map(real).moments(), z),
                 TemporaryPart(h) => interval::mean(tally.hists[h.0].map(temporary).moments(), z),
@@ -512,6 +535,8 @@ mod tests {
         let grab = [
             "p_struck_first",
             "struck_damage",
+            "p_grabber_down",
+            "p_grabber_killed",
             "contest_rolls",
             "grabber_strength",
             "victim_strength",
@@ -520,18 +545,21 @@ mod tests {
         assert_eq!(names(Action::GrabObject)[..2], ["p_control", "p_hit"]);
         assert_eq!(names(Action::GrabObject)[2..], grab);
         assert_eq!(
-            names(Action::GrabPerson)[..3],
-            ["p_hold", "p_hit", "p_hold_kept"]
+            names(Action::GrabPerson)[..4],
+            ["p_hold_kept", "p_hold", "p_kept_given_hold", "p_hit"]
         );
-        assert_eq!(names(Action::GrabPerson)[3..], grab);
+        assert_eq!(names(Action::GrabPerson)[4..], grab);
         assert_eq!(
             names(Action::GrabMonster),
             [
-                "p_hold",
-                "p_hit",
                 "p_hold_kept",
+                "p_hold",
+                "p_kept_given_hold",
+                "p_hit",
                 "p_struck_first",
                 "struck_damage",
+                "p_grabber_down",
+                "p_grabber_killed",
                 "contest_rolls",
                 "monster_strength",
                 "grabber_strength",

@@ -81,6 +81,7 @@ fn histogram(source: Source) -> Option<usize> {
         | Source::RealPart(h)
         | Source::TemporaryPart(h) => Some(h.0),
         Source::Count(_)
+        | Source::Given { .. }
         | Source::SaveNeeded
         | Source::MonsterStrength
         | Source::GrabberStrength
@@ -97,6 +98,7 @@ fn part(source: Source, p: &Prepared, value: i64) -> i64 {
         Source::RealPart(_) => i64::from(split(p, value).0),
         Source::TemporaryPart(_) => i64::from(split(p, value).1),
         Source::Count(_)
+        | Source::Given { .. }
         | Source::Mean(_)
         | Source::ContestRolls(_)
         | Source::SaveNeeded
@@ -287,6 +289,35 @@ pub fn add_pairs(
                     .map(|(x, y)| i128::from((x & y).count_ones()))
                     .sum();
             }
+            // Two shares: the trials where both conditions held, and on those each side's event.
+            (
+                Kind::Ratio,
+                Source::Given {
+                    count: ca,
+                    among: wa,
+                },
+                Source::Given {
+                    count: cb,
+                    among: wb,
+                },
+            ) => {
+                let ones = |x: &[u64], y: &[u64]| -> u64 {
+                    x.iter()
+                        .zip(y)
+                        .map(|(x, y)| u64::from((x & y).count_ones()))
+                        .sum()
+                };
+                let (ca, wa, cb, wb) = (
+                    &a.counts[ca.0],
+                    &a.counts[wa.0],
+                    &b.counts[cb.0],
+                    &b.counts[wb.0],
+                );
+                sums.both = ones(wa, wb);
+                sums.a_where_b = i128::from(ones(ca, wb));
+                sums.b_where_a = i128::from(ones(cb, wa));
+                sums.product = i128::from(ones(ca, cb));
+            }
             // Two quantities (a comparison is of one kind, so never a counter against a quantity).
             _ => {
                 let (Some(ha), Some(hb)) = (histogram(c.a), histogram(c.b)) else {
@@ -315,6 +346,12 @@ fn marginal(source: Source, p: &Prepared, tally: &Tally) -> Moments {
             n: tally.trials,
             sum: i128::from(tally.counts[c.0]),
             sum_squares: u128::from(tally.counts[c.0]),
+        },
+        // A share is a mean of 0 and 1 over the trials where its condition held.
+        Source::Given { count, among } => Moments {
+            n: tally.counts[among.0],
+            sum: i128::from(tally.counts[count.0]),
+            sum_squares: u128::from(tally.counts[count.0]),
         },
         Source::Mean(h) | Source::ContestRolls(h) => tally.hists[h.0].moments(),
         Source::RealPart(h) | Source::TemporaryPart(h) => {
@@ -423,7 +460,7 @@ pub fn difference(
             let variance = spread / (n as f64).powi(3);
             Difference::with_error(d, variance.sqrt(), trials, z)
         }
-        Kind::Mean => {
+        Kind::Mean | Kind::Ratio => {
             let (a, b) = (marginal(c.a, pa, ta), marginal(c.b, pb, tb));
             if a.n == 0 || b.n == 0 {
                 return Difference::empty(trials);
@@ -609,6 +646,9 @@ mod tests {
         fn read(&self, source: Source, p: &Prepared) -> Option<i64> {
             match source {
                 Source::Count(c) => Some(i64::from(self.counts[c.0])),
+                Source::Given { count, among } => {
+                    self.counts[among.0].then_some(i64::from(self.counts[count.0]))
+                }
                 Source::Mean(h) | Source::ContestRolls(h) => self.values[h.0],
                 Source::RealPart(h) => self.values[h.0].map(|v| i64::from(split(p, v).0)),
                 Source::TemporaryPart(h) => self.values[h.0].map(|v| i64::from(split(p, v).1)),
@@ -691,7 +731,7 @@ mod tests {
                         };
                         plain.both += 1;
                         plain.product += i128::from(x * y);
-                        if c.kind == Kind::Mean {
+                        if matches!(c.kind, Kind::Mean | Kind::Ratio) {
                             plain.a_where_b += i128::from(x);
                             plain.b_where_a += i128::from(y);
                         }

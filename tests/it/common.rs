@@ -275,28 +275,36 @@ pub fn summary_metrics(action: &str) -> &'static [&'static str] {
             "p_hit",
             "p_struck_first",
             "struck_damage",
+            "p_grabber_down",
+            "p_grabber_killed",
             "contest_rolls",
             "grabber_strength",
             "victim_strength",
             "roll_needed",
         ],
         "grab_person" => &[
-            "p_hold",
-            "p_hit",
             "p_hold_kept",
+            "p_hold",
+            "p_kept_given_hold",
+            "p_hit",
             "p_struck_first",
             "struck_damage",
+            "p_grabber_down",
+            "p_grabber_killed",
             "contest_rolls",
             "grabber_strength",
             "victim_strength",
             "roll_needed",
         ],
         "grab_monster" => &[
-            "p_hold",
-            "p_hit",
             "p_hold_kept",
+            "p_hold",
+            "p_kept_given_hold",
+            "p_hit",
             "p_struck_first",
             "struck_damage",
+            "p_grabber_down",
+            "p_grabber_killed",
             "contest_rolls",
             "monster_strength",
             "grabber_strength",
@@ -330,6 +338,9 @@ pub fn distribution_metrics(action: &str) -> &'static [&'static str] {
         other => panic!("unknown action `{other}`"),
     }
 }
+
+/// Probabilities among the trials where a condition held: empty, like a mean, where it never did.
+pub const RATIO_METRICS: [&str; 1] = ["p_kept_given_hold"];
 
 /// Fixed quantities: printed as integers.
 pub const FIXED_METRICS: [&str; 5] = [
@@ -443,8 +454,8 @@ pub fn check_summary(csv: &Csv, action: &str, paths: Option<&[&str]>, what: &str
                 let numbers = [&r[est], &r[lo], &r[hi], &r[se]];
                 if numbers.iter().all(|c| c.is_empty()) {
                     assert!(
-                        !m.starts_with("p_"),
-                        "{here}: a probability always has numbers"
+                        !m.starts_with("p_") || RATIO_METRICS.contains(&m.as_str()),
+                        "{here}: a probability over all trials always has numbers"
                     );
                     assert_eq!(r[trials], "0", "{here}: empty numbers go with trials 0");
                     continue;

@@ -174,6 +174,9 @@ fn bands(scenario: &Scenario, metric: &str, difference: bool) -> String {
         ("probability", true) => {
             format!("paired {level} intervals (normal, from the trials where the two differ)")
         }
+        ("ratio", false) => {
+            format!("{level} Wilson score intervals over the trials where its condition held")
+        }
         (_, false) => format!("{level} intervals, the mean ± {z} standard errors"),
         (_, true) => {
             format!("paired {level} intervals, the difference ± {z} paired standard errors")

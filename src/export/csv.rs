@@ -210,7 +210,8 @@ pub fn differences_csv(
 /// `tune.csv`: per tune and point of the sweep, the value closest to the target, the values whose interval
 /// holds it (`;`-separated), the metric there, whether the evaluated values were monotone, how many
 /// were evaluated, and whether the target was reached (`reached`, `not_reached_below`, `not_reached_above`,
-/// `not_reached_between`, or why there is no best value). With `with_exact`, `exact_best_value` and `exact` (the exact metric there) are appended.
+/// `not_reached_between`, or why there is no best value). With `with_exact`, `exact_best_value` and
+/// `exact` (the exact metric there) are appended.
 pub fn tune_csv(
     scenario: &Scenario,
     lines: &[TuneLine<'_>],

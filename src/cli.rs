@@ -313,6 +313,7 @@ fn study_done(out: &mut impl Write, scenario: &Scenario, w: &run::Finished<'_>) 
         &w.dir,
     );
     write!(out, "{table}")?;
+    write!(out, "{}", run::tunes_text(scenario, &w.tunes))?;
     if let Some(seconds) = w.chart_seconds
         && !scenario.charts.is_empty()
     {

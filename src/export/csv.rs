@@ -208,8 +208,10 @@ pub fn differences_csv(
 }
 
 /// `tune.csv`: per tune and point of the sweep, the value closest to the target, the values whose interval
-/// holds it (`;`-separated), the metric there, whether the evaluated values were monotone, and how many
-/// were evaluated. With `with_exact`, `exact_best_value` and `exact` (the exact metric there) are appended.
+/// holds it (`;`-separated), the metric there, whether the evaluated values were monotone, how many
+/// were evaluated, and whether the target was reached (`reached`, `not_reached_below`, `not_reached_above`,
+/// `not_reached_between`, or why there is no best value). With `with_exact`, `exact_best_value` and
+/// `exact` (the exact metric there) are appended.
 pub fn tune_csv(
     scenario: &Scenario,
     lines: &[TuneLine<'_>],
@@ -259,7 +261,7 @@ pub fn tune_csv(
         }
         row.push(line.monotone.to_string());
         row.push(line.evaluations.to_string());
-        row.push(line.status.clone());
+        row.push(line.status_name().to_string());
         if with_exact {
             match line.exact {
                 Some((value, v)) => row.extend([value.to_string(), v.to_string()]),

@@ -29,6 +29,7 @@ use crate::scenario::sweep::SweepValue;
 use crate::stats::interval::Estimate;
 use crate::stats::metrics;
 use crate::study::DifferenceRow;
+use crate::study::tuning::Status;
 use crate::study::{PointSummary, TuneLine};
 
 /// Appends formatted text to a `String`: the page is built in memory, where appending cannot fail, so
@@ -173,6 +174,7 @@ td.ineligible{color:#8a4b00}\
 td.higher,td.lower{font-weight:600}\
 td.higher{color:#0b6b2f}\
 td.lower{color:#a1261b}\
+td.miss{color:#a1261b;font-weight:600}\
 details{margin:.5rem 0}\
 summary{cursor:pointer;color:#1f4e99}\
 .note{color:#555;font-size:.9rem}\
@@ -714,7 +716,8 @@ fn tunes(page: &mut String, r: &Report<'_>) {
     }
     page.push_str(
         "<p>At each point, the value of the parameter whose metric comes closest to the target, the metric \
-         there, and every value whose interval holds the target; as <code>tune.csv</code>.</p>\n",
+         there, every value whose interval holds the target, and whether the target was reached; as \
+         <code>tune.csv</code>.</p>\n",
     );
     let mut cells = vec![("tune".to_string(), false)];
     cells.extend(path_head(s));
@@ -765,10 +768,11 @@ fn tunes(page: &mut String, r: &Report<'_>) {
         row = row
             .text(if line.monotone { "yes" } else { "no" })
             .number(&line.evaluations.to_string(), None);
-        row = if line.status == "ok" {
-            row.text("ok")
-        } else {
-            row.class("reason", &line.status)
+        // A miss stands out: the closest value is then no answer.
+        row = match &line.status {
+            Ok(Status::Reached) => row.text(line.status_words()),
+            Ok(_) => row.class("reason miss", line.status_words()),
+            Err(reason) => row.class("reason", reason),
         };
         if r.exact {
             match line.exact {
@@ -1201,13 +1205,18 @@ aware = false
         assert_eq!(inline_svg("not a chart", "x"), None);
     }
 
-    #[test]
-    fn every_table_heads_a_swept_path_with_its_name() {
+    /// The report of the shipped sap-or-mug-the-sentry (400 trials, no charts).
+    fn sentry_report() -> String {
         let path = format!(
             "{}/scenarios/sap-or-mug-the-sentry.toml",
             env!("CARGO_MANIFEST_DIR")
         );
-        let html = report_of(&std::fs::read_to_string(path).unwrap(), false, false);
+        report_of(&std::fs::read_to_string(path).unwrap(), false, false)
+    }
+
+    #[test]
+    fn every_table_heads_a_swept_path_with_its_name() {
+        let html = sentry_report();
         for table in ["headline", "differences", "tunes", "ineligible"] {
             let Some(at) = html.find(&format!("<table class=\"{table}\">")) else {
                 continue;
@@ -1217,6 +1226,20 @@ aware = false
             assert!(!head.contains("attacker.level"), "{table}: {head}");
         }
         assert!(html.contains("<table class=\"tunes\">"));
+    }
+
+    #[test]
+    fn a_tune_that_misses_its_target_says_so_in_its_row() {
+        let html = sentry_report();
+        let table = html.split("<table class=\"tunes\">").nth(1).unwrap();
+        let table = table.split("</table>").next().unwrap();
+        // From level 7 no cap lets the sap match the mugging; from level 10 by far more than 400 trials'
+        // intervals.
+        let above = "<td class=\"reason miss\">not reached: the target is above every value the metric \
+                     reaches over the range</td>";
+        let misses = table.matches(above).count();
+        assert!((4..=5).contains(&misses), "{misses}: {table}");
+        assert!(!table.contains("<td>ok</td>"), "{table}");
     }
 
     #[test]

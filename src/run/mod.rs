@@ -20,9 +20,10 @@ use crate::export::size;
 use crate::export::write::{check_writable, write_study};
 use crate::export::{self, EXPORTERS, ExportError, StudyResults};
 use crate::scenario::locate::ScenarioError;
+use crate::scenario::tune::Target;
 use crate::scenario::{Point, Scenario};
 use crate::stats::metrics;
-use crate::study::{self, DifferenceRow, PointSummary, summarize, tune_lines, tuning};
+use crate::study::{self, DifferenceRow, PointSummary, TuneLine, summarize, tune_lines, tuning};
 
 /// Why a command failed; [`RunError::exit_code`] says how the program ends.
 #[derive(Debug, thiserror::Error)]
@@ -159,6 +160,8 @@ pub struct Finished<'s> {
     pub summaries: Vec<PointSummary<'s>>,
     /// The differences from the baseline.
     pub differences: Vec<DifferenceRow<'s>>,
+    /// Every tune's answer at every point, as tune.csv.
+    pub tunes: Vec<TuneLine<'s>>,
     /// Trials every point ran.
     pub trials: u64,
     /// Seconds from the start to the end of the simulation (and the tunes).
@@ -518,6 +521,7 @@ fn finish<'s>(
         dir,
         summaries,
         differences,
+        tunes: lines,
         trials,
         elapsed,
         chart_seconds,
@@ -541,4 +545,55 @@ fn add_exact(scenario: &Scenario, summaries: &mut [PointSummary<'_>]) {
                 .and_then(|e| e.exact);
         }
     }
+}
+
+/// What the terminal shows of the tunes after a run: per tune, what it solves for, then one line per point
+/// with the point's sweep values, the best value, the metric there with its interval, the target, and
+/// whether it was reached in words. A miss is said where it is read, not left to a column of tune.csv.
+pub fn tunes_text(scenario: &Scenario, lines: &[TuneLine<'_>]) -> String {
+    let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
+    let mut text = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let tune = line.tune;
+        if i == 0 || !std::ptr::eq(lines[i - 1].tune, tune) {
+            let to = match &tune.target {
+                Target::Value(t) => t.to_string(),
+                Target::Variant {
+                    variant,
+                    comparison,
+                } => format!(
+                    "{}'s {}",
+                    scenario.variants[*variant], comparison.baseline_metric
+                ),
+            };
+            text.push_str(&format!(
+                "tune {}: {} of {} bringing {} to {to}\n",
+                tune.name, tune.parameter, scenario.variants[tune.variant], tune.metric
+            ));
+        }
+        let at: Vec<String> = scenario
+            .paths()
+            .iter()
+            .zip(&line.values)
+            .map(|(path, v)| format!("{path}={v}"))
+            .collect();
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", at.join(", "))
+        };
+        let answer = match line.best {
+            Some((value, e)) => format!(
+                "best {value}, {} {} [{}, {}], target {}: ",
+                tune.metric,
+                f(e.estimate),
+                f(e.ci_low),
+                f(e.ci_high),
+                f(line.target)
+            ),
+            None => String::new(),
+        };
+        text.push_str(&format!("  {at}{answer}{}\n", line.status_words()));
+    }
+    text
 }

@@ -9,7 +9,7 @@ use crate::scenario::tune::Tune;
 use crate::stats::Tally;
 use crate::stats::interval::Estimate;
 use crate::stats::metrics::{self, MetricValue};
-use crate::study::tuning::TunePoint;
+use crate::study::tuning::{Status, TunePoint};
 
 /// The summary of one point.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,8 +75,8 @@ pub struct TuneLine<'a> {
     pub monotone: bool,
     /// How many values were evaluated.
     pub evaluations: usize,
-    /// `ok`, or why there is no best value.
-    pub status: String,
+    /// Whether the best value reached the target, or why there is no best value (`ineligible: ...`).
+    pub status: Result<Status, String>,
     /// The exact best value and the exact metric there (`--exact`, single actions).
     pub exact: Option<(&'a SweepValue, f64)>,
 }
@@ -91,15 +91,16 @@ pub fn tune_lines<'a>(scenario: &'a Scenario, solved: &[Vec<TunePoint>]) -> Vec<
                 .answer
                 .best
                 .and_then(|k| point.evaluated.get(&k).map(|e| (k, e)));
-            let status = match best {
-                Some(_) => "ok".to_string(),
-                None => row
+            let status = match (best, point.answer.status) {
+                (Some(_), Some(status)) => Ok(status),
+                (Some(_), None) => Err("no interval at the best value".to_string()),
+                (None, _) => Err(row
                     .candidates
                     .iter()
                     .find_map(|c| c.as_ref().err())
                     .map_or("no candidate has a value".to_string(), |r| {
                         format!("ineligible: {r}")
-                    }),
+                    })),
             };
             lines.push(TuneLine {
                 tune,
@@ -125,4 +126,22 @@ pub fn tune_lines<'a>(scenario: &'a Scenario, solved: &[Vec<TunePoint>]) -> Vec<
         }
     }
     lines
+}
+
+impl TuneLine<'_> {
+    /// The status as tune.csv writes it: the status's name, or the reason there is no best value.
+    pub fn status_name(&self) -> &str {
+        match &self.status {
+            Ok(status) => status.name(),
+            Err(reason) => reason,
+        }
+    }
+
+    /// The status for people: the status in words, or the reason there is no best value.
+    pub fn status_words(&self) -> &str {
+        match &self.status {
+            Ok(status) => status.words(),
+            Err(reason) => reason,
+        }
+    }
 }

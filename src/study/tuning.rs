@@ -10,6 +10,10 @@
 //! value instead. No value is evaluated twice, so a tune never costs more evaluations than its range has
 //! values. The search is a pure function of what has been evaluated ([`plan`]), run in rounds: every
 //! point's requests of one round run together on all workers.
+//!
+//! Every answer says whether it reached its target ([`Status`], decided by [`status`] alone): the closest
+//! value is not an answer when the metric never comes near the target, and a reader of tune.csv must not
+//! have to compare columns to learn that.
 
 use std::collections::BTreeMap;
 
@@ -30,10 +34,93 @@ pub struct Eval {
     /// Signed distance from the target: the estimate minus the target, or the paired difference from
     /// the matched variant. `None` when there is no estimate.
     pub gap: Option<f64>,
-    /// Whether the interval holds the target (for a match: the paired difference's interval holds 0).
-    pub consistent: bool,
+    /// The gap's interval: the value's interval minus the target, or the paired difference's interval.
+    /// `None` when there is no interval.
+    pub gap_interval: Option<(f64, f64)>,
     /// The target here (the matched variant's estimate, for a match).
     pub target: Option<f64>,
+}
+
+impl Eval {
+    /// Whether the interval holds the target (for a match: the paired difference's interval holds 0).
+    pub fn consistent(&self) -> bool {
+        self.gap_interval
+            .is_some_and(|(lo, hi)| lo <= 0.0 && 0.0 <= hi)
+    }
+}
+
+/// Whether a tune's answer reached its target, in the gap's space (the target is a gap of 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The best value's interval holds the target.
+    Reached,
+    /// The target lies below every value the metric reaches over the range (below the lowest interval).
+    NotReachedBelow,
+    /// The target lies above every value the metric reaches over the range (above the highest interval).
+    NotReachedAbove,
+    /// The target lies inside the range, but no interval near it holds it: the metric steps over the
+    /// target between two neighbouring values (the range is too coarse, or the rule jumps there).
+    NotReachedBetween,
+}
+
+impl Status {
+    /// Its word in tune.csv.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Reached => "reached",
+            Status::NotReachedBelow => "not_reached_below",
+            Status::NotReachedAbove => "not_reached_above",
+            Status::NotReachedBetween => "not_reached_between",
+        }
+    }
+
+    /// What it means, for people: the terminal and the report.
+    pub fn words(self) -> &'static str {
+        match self {
+            Status::Reached => "reached",
+            Status::NotReachedBelow => {
+                "not reached: the target is below every value the metric reaches over the range"
+            }
+            Status::NotReachedAbove => {
+                "not reached: the target is above every value the metric reaches over the range"
+            }
+            Status::NotReachedBetween => {
+                "not reached: the metric steps over the target between two neighbouring values"
+            }
+        }
+    }
+
+    /// Where the target lies, said short (a chart's note): `None` when reached.
+    pub fn miss(self) -> Option<&'static str> {
+        match self {
+            Status::Reached => None,
+            Status::NotReachedBelow => Some("below every value"),
+            Status::NotReachedAbove => Some("above every value"),
+            Status::NotReachedBetween => Some("stepped over between two values"),
+        }
+    }
+}
+
+/// Whether the target (a gap of 0) is reached, from the best value's gap interval and the gap intervals of
+/// every evaluated value: the range the metric reaches runs from the lowest interval's low end to the
+/// highest's high end. `None` without a best interval.
+pub fn status(
+    best: Option<(f64, f64)>,
+    evaluated: impl IntoIterator<Item = (f64, f64)>,
+) -> Option<Status> {
+    let (low, high) = best?;
+    let (lowest, highest) = evaluated
+        .into_iter()
+        .fold((low, high), |(a, b), (lo, hi)| (a.min(lo), b.max(hi)));
+    Some(if low <= 0.0 && 0.0 <= high {
+        Status::Reached
+    } else if 0.0 < lowest {
+        Status::NotReachedBelow
+    } else if highest < 0.0 {
+        Status::NotReachedAbove
+    } else {
+        Status::NotReachedBetween
+    })
 }
 
 /// The answer at one point.
@@ -47,6 +134,8 @@ pub struct Answer {
     pub monotone: bool,
     /// How many values were evaluated.
     pub evaluations: usize,
+    /// Whether the best value reached the target (`None` without a best value with an interval).
+    pub status: Option<Status>,
 }
 
 /// What the search needs next at one point, from what it has evaluated: more values, or the answer.
@@ -96,7 +185,7 @@ pub fn plan(n: usize, evaluated: &BTreeMap<usize, Eval>) -> Result<Answer, Vec<u
             }
             match evaluated.get(&(k as usize)) {
                 None => return Err(vec![k as usize]),
-                Some(e) if e.consistent => continue,
+                Some(e) if e.consistent() => continue,
                 Some(_) => break,
             }
         }
@@ -118,15 +207,20 @@ fn closest(evaluated: &BTreeMap<usize, Eval>) -> Option<usize> {
 }
 
 fn answer(evaluated: &BTreeMap<usize, Eval>, monotone: bool) -> Answer {
+    let best = closest(evaluated);
     Answer {
-        best: closest(evaluated),
+        best,
         consistent: evaluated
             .iter()
-            .filter(|(_, e)| e.consistent)
+            .filter(|(_, e)| e.consistent())
             .map(|(k, _)| *k)
             .collect(),
         monotone,
         evaluations: evaluated.len(),
+        status: status(
+            best.and_then(|k| evaluated.get(&k)?.gap_interval),
+            evaluated.values().filter_map(|e| e.gap_interval),
+        ),
     }
 }
 
@@ -157,7 +251,7 @@ fn evaluate(
     let empty = Eval {
         value: Estimate::empty(),
         gap: None,
-        consistent: false,
+        gap_interval: None,
         target: None,
     };
     let (Some(p), Some(Some(tally))) = (candidate, result.tallies.first()) else {
@@ -168,19 +262,15 @@ fn evaluate(
         .find(|m| m.metric == tune.metric)
         .map_or(Estimate::empty(), |m| m.value);
     match &tune.target {
-        Target::Value(t) => {
-            let gap = value.estimate.map(|e| e - t);
-            let consistent = match (value.ci_low, value.ci_high) {
-                (Some(lo), Some(hi)) => lo <= *t && *t <= hi,
-                _ => false,
-            };
-            Eval {
-                value,
-                gap,
-                consistent,
-                target: Some(*t),
-            }
-        }
+        Target::Value(t) => Eval {
+            value,
+            gap: value.estimate.map(|e| e - t),
+            gap_interval: value
+                .ci_low
+                .zip(value.ci_high)
+                .map(|(lo, hi)| (lo - t, hi - t)),
+            target: Some(*t),
+        },
         Target::Variant { .. } => {
             let (all, index) = summaries;
             let target = comparison
@@ -199,14 +289,10 @@ fn evaluate(
                 };
             };
             let d = paired::difference(c, (p, tally), (m, tm), &joint.cross[0], joint.trials, z);
-            let consistent = match (d.ci_low, d.ci_high) {
-                (Some(lo), Some(hi)) => lo <= 0.0 && 0.0 <= hi,
-                _ => false,
-            };
             Eval {
                 value,
                 gap: d.difference,
-                consistent,
+                gap_interval: d.ci_low.zip(d.ci_high),
                 target,
             }
         }
@@ -348,6 +434,7 @@ fn solve_one(
                 consistent: Vec::new(),
                 monotone: false,
                 evaluations: 0,
+                status: None,
             }),
         })
         .collect()
@@ -427,7 +514,8 @@ fn exact_point(scenario: &Scenario, tune: &Tune, row: usize) -> TunePoint {
                     trials: 0,
                 },
                 gap,
-                consistent: gap == Some(0.0),
+                // Exact: the gap's interval is the gap itself.
+                gap_interval: gap.map(|g| (g, g)),
                 target,
             },
         );
@@ -456,7 +544,7 @@ mod tests {
                 trials: 100,
             },
             gap: Some(v - t),
-            consistent: (v - half..=v + half).contains(&t),
+            gap_interval: Some((v - half - t, v + half - t)),
             target: Some(t),
         }
     }
@@ -493,7 +581,76 @@ mod tests {
     fn a_target_beyond_the_range_picks_the_nearest_end() {
         let (a, order) = search(11, |k| eval(k as f64 / 100.0, 0.001, 0.9));
         assert_eq!((a.best, a.consistent.len()), (Some(10), 0));
+        assert_eq!(a.status, Some(Status::NotReachedAbove));
         assert!(order.len() <= 4);
+        let (a, _) = search(11, |k| eval(0.5 + k as f64 / 100.0, 0.001, 0.2));
+        assert_eq!((a.best, a.status), (Some(0), Some(Status::NotReachedBelow)));
+    }
+
+    #[test]
+    fn a_target_whose_interval_holds_it_is_reached() {
+        let (a, _) = search(101, |k| eval(k as f64 / 100.0, 0.015, 0.373));
+        assert_eq!(a.status, Some(Status::Reached));
+    }
+
+    #[test]
+    fn a_metric_that_steps_over_the_target_misses_it_between() {
+        // Values 0.10 and 0.20 with tight intervals, target 0.15.
+        let (a, _) = search(2, |k| eval(0.1 + k as f64 / 10.0, 0.001, 0.15));
+        assert_eq!(a.status, Some(Status::NotReachedBetween));
+        assert!(a.consistent.is_empty());
+    }
+
+    #[test]
+    fn the_best_interval_holding_the_target_is_reached() {
+        assert_eq!(
+            status(
+                Some((-0.01, 0.02)),
+                [(-0.3, -0.2), (-0.01, 0.02), (0.2, 0.3)]
+            ),
+            Some(Status::Reached)
+        );
+        // At an end of the range, the interval holding the target still reaches it.
+        assert_eq!(
+            status(Some((0.0, 0.02)), [(0.0, 0.02), (0.2, 0.3)]),
+            Some(Status::Reached)
+        );
+    }
+
+    #[test]
+    fn a_target_below_every_interval_is_not_reached_below() {
+        // Gaps all positive: every value is above the target.
+        assert_eq!(
+            status(Some((0.01, 0.02)), [(0.01, 0.02), (0.2, 0.3)]),
+            Some(Status::NotReachedBelow)
+        );
+    }
+
+    #[test]
+    fn a_target_above_every_interval_is_not_reached_above() {
+        assert_eq!(
+            status(Some((-0.02, -0.01)), [(-0.3, -0.2), (-0.02, -0.01)]),
+            Some(Status::NotReachedAbove)
+        );
+    }
+
+    #[test]
+    fn a_target_inside_the_range_no_interval_holds_is_between() {
+        assert_eq!(
+            status(Some((-0.051, -0.049)), [(-0.051, -0.049), (0.049, 0.051)]),
+            Some(Status::NotReachedBetween)
+        );
+        // A wide interval elsewhere makes the range, even if the best's does not hold the target.
+        assert_eq!(
+            status(Some((0.01, 0.02)), [(-0.5, 0.5), (0.01, 0.02)]),
+            Some(Status::NotReachedBetween)
+        );
+    }
+
+    #[test]
+    fn no_best_interval_has_no_status() {
+        assert_eq!(status(None, [(-0.1, 0.1)]), None);
+        assert_eq!(status(None, []), None);
     }
 
     #[test]

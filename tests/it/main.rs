@@ -21,4 +21,5 @@ mod report_browser;
 mod schema;
 mod shards;
 mod snapshots;
+mod tunes;
 mod unread_fields;

@@ -660,6 +660,9 @@ pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint], trial
     };
     let mut series = Vec::new();
     let mut marked = Vec::new();
+    // The points whose best value missed the target, by where the target lies: the ring is then only the
+    // closest value, and the figure says so.
+    let mut misses: Vec<(&str, Vec<String>)> = Vec::new();
     for point in points {
         let row = &tune.rows[point.row];
         let name = scenario
@@ -688,6 +691,12 @@ pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint], trial
             });
             if point.answer.best == Some(*k) {
                 marked.push((x, y * scale));
+            }
+        }
+        if let Some(miss) = point.answer.status.and_then(|s| s.miss()) {
+            match misses.iter_mut().find(|(m, _)| *m == miss) {
+                Some((_, at)) => at.push(name.clone()),
+                None => misses.push((miss, vec![name.clone()])),
             }
         }
         series.push(Series {
@@ -728,17 +737,40 @@ pub fn tune_figure(scenario: &Scenario, tune: &Tune, points: &[TunePoint], trial
         (Target::Variant { .. }, None) => (metrics::label(tune.metric), vec![0.0], String::new()),
     };
     let percent = probability && matched.is_none();
+    let mut notes = vec![
+        format!(
+            "{} trials a point, seed {}; {drawn}.",
+            thousands(trials),
+            scenario.seed
+        ),
+        "Dashed line: the target; rings: the values chosen.".to_string(),
+    ];
+    // One axis: its name once (`at attacker level 7, 10, 13`).
+    let axis = match scenario.axes.as_slice() {
+        [one] => Some(format!("{} ", path_name(&one.path))),
+        _ => None,
+    };
+    notes.extend(misses.iter().map(|(miss, at)| {
+        let place = match at.as_slice() {
+            [only] if only.is_empty() => String::new(),
+            many if many.len() > 6 => format!(" at {} points", many.len()),
+            many => match &axis {
+                Some(name) if many.iter().all(|m| m.starts_with(name.as_str())) => format!(
+                    " at {name}{}",
+                    many.iter()
+                        .map(|m| &m[name.len()..])
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                _ => format!(" at {}", many.join("; ")),
+            },
+        };
+        format!("Target not reached{place}: {miss} (tune.csv gives each point's status).")
+    }));
     Figure {
         title: format!("{}: tuning {}", scenario.title, path_name(&tune.parameter)),
         subtitle: vec![scenario.setting.clone()],
-        notes: vec![
-            format!(
-                "{} trials a point, seed {}; {drawn}.",
-                thousands(trials),
-                scenario.seed
-            ),
-            "Dashed line: the target; rings: the values chosen.".to_string(),
-        ],
+        notes,
         plot: Plot::Line(LineFigure {
             x_label: path_label(&tune.parameter),
             y_label,
@@ -1193,5 +1225,30 @@ mod tests {
             diff.y_label,
             "mugging minus sap: knockout chance (percentage points)"
         );
+    }
+
+    #[test]
+    fn a_tune_chart_notes_the_points_that_miss_and_only_those() {
+        let s = shipped("sap-or-mug-the-sentry");
+        let results = study::run(&s, 4000, &|_| {});
+        let summaries = summarize(&s, &results.tallies);
+        let mut points = crate::study::tuning::solve(&s, &summaries, 4000, false, &|_| {});
+        let tune = &s.tunes[0];
+        let f = tune_figure(&s, tune, &points[0], 4000);
+        // From level 7 the mugging outdoes the sap at any cap (the scenario's comment says why).
+        let missed = "Target not reached at attacker level 7, 10, 13, 16, 19: above every value";
+        assert!(
+            f.notes.iter().any(|n| n.starts_with(missed)),
+            "{:?}",
+            f.notes
+        );
+        assert_eq!(f.notes.len(), 3, "{:?}", f.notes);
+        // Every point reached: the two notes of every tune chart, nothing more.
+        for point in &mut points[0] {
+            point.answer.status = Some(crate::study::tuning::Status::Reached);
+        }
+        let f = tune_figure(&s, tune, &points[0], 4000);
+        assert_eq!(f.notes.len(), 2, "{:?}", f.notes);
+        assert!(!f.caption().contains("not reached"));
     }
 }

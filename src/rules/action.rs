@@ -75,9 +75,15 @@ impl Action {
         match self {
             Action::Mug | Action::Sap | Action::Strike | Action::GrabObject => &[],
             Action::GrabPerson | Action::GrabMonster => &["hands"],
-            Action::Brawl => &["style", "max_rounds", "victim_intent", "opening", "then"],
             // A bare-handed subduer fights with a style, since fists are not held back.
-            Action::Subdue => &["style", "max_rounds", "victim_intent", "opening", "then"],
+            Action::Brawl | Action::Subdue => &[
+                "style",
+                "max_rounds",
+                "victim_intent",
+                "opening",
+                "then",
+                "bind_rounds",
+            ],
         }
     }
 }
@@ -103,6 +109,8 @@ pub struct ActionOptions {
     pub opening: Option<Opening>,
     /// A disarmer's blow once he holds the weapon.
     pub then: Then,
+    /// Rounds the winner of a fight needs to tie up his downed victim (docs/rules.md §6 "After the blow").
+    pub bind_rounds: u32,
 }
 
 impl Default for ActionOptions {
@@ -114,6 +122,7 @@ impl Default for ActionOptions {
             victim_intent: Intent::Lethal,
             opening: None,
             then: Then::Punch,
+            bind_rounds: 0,
         }
     }
 }
@@ -227,5 +236,7 @@ fn fight(
                 .with_opening(&opener, options, opening)?
         }
     };
-    Ok(Prepared::Fight(Box::new(plan)))
+    Ok(Prepared::Fight(Box::new(
+        plan.with_bind_rounds(action_options.bind_rounds),
+    )))
 }

@@ -31,21 +31,25 @@ pub struct ActionOptionsSpec {
     /// With `style = "disarm"`: what the attacker fights with once he holds the victim's weapon (default
     /// punch).
     pub then: Option<Then>,
+    /// Rounds the winner of a fight needs to tie up his downed victim, who may wake meanwhile (default 0).
+    #[schemars(range(min = 0, max = 10_000))]
+    pub bind_rounds: Option<u32>,
 }
 
 impl ActionOptionsSpec {
     /// Every key with its name on charts.
-    pub const KEYS: [Key; 6] = [
+    pub const KEYS: [Key; 7] = [
         Key::new("hands", "hands on the victim", Unit::None),
         Key::new("style", "fighting style", Unit::None),
         Key::new("max_rounds", "round limit", Unit::Rounds),
         Key::new("victim_intent", "the victim's intent", Unit::None),
         Key::new("opening", "opening", Unit::None),
         Key::new("then", "style once disarmed", Unit::None),
+        Key::new("bind_rounds", "rounds to tie him up", Unit::Rounds),
     ];
 
     /// Every key, for suggestions.
-    pub const FIELDS: [&'static str; 6] = keys(&ActionOptionsSpec::KEYS);
+    pub const FIELDS: [&'static str; 7] = keys(&ActionOptionsSpec::KEYS);
 
     /// The options with their defaults filled in (hands 2, punch, 100 rounds, lethal). Ranges are checked
     /// by the scenario layer where each value is written.
@@ -62,6 +66,7 @@ impl ActionOptionsSpec {
             victim_intent: self.victim_intent.unwrap_or(defaults.victim_intent),
             opening: self.opening,
             then: self.then.unwrap_or_default(),
+            bind_rounds: self.bind_rounds.unwrap_or(defaults.bind_rounds),
         }
     }
 }

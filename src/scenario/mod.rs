@@ -693,6 +693,10 @@ impl Builder<'_> {
                 format!("max_rounds = {value} is out of range: expected 1 to 10000"),
                 None,
             )),
+            "bind_rounds" if !matches!(value.as_integer(), Some(0..=10_000)) => Some((
+                format!("bind_rounds = {value} is out of range: expected 0 to 10000"),
+                None,
+            )),
             _ => None,
         }
     }

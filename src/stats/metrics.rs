@@ -256,6 +256,18 @@ pub const DEFINITIONS: &[Definition] = &[
         unit: Unit::Rounds,
         meaning: "rounds fought, to the end: the round the winner stopped striking or his foe died (`max_rounds` for a timeout, 0 when the opening won before round 1)",
     },
+    Definition {
+        metric: "p_woke_before_bound",
+        name: "woke before he was tied",
+        unit: Unit::Percent,
+        meaning: "the attacker won over a living victim whose clock ran out before the winner's `bind_rounds` had him tied (`rounds_out` < `bind_rounds`; 0 with `bind_rounds = 0`); `p_taken_alive` leaves these out",
+    },
+    Definition {
+        metric: "rounds_out",
+        name: "rounds down after the fight",
+        unit: Unit::Rounds,
+        meaning: "rounds the loser stays down after the fight's last round, over the fights with a living loser whose clock runs: a mugging's or sap's knockout (`mug_ko_rounds`, `sap_ko_rounds`), or unconsciousness by temporary damage until healing lifts him to 1 hit point, the longer of the two; a pin without either, and real damage that healing cannot lift, run no clock and are left out",
+    },
 ];
 
 /// The definition of `metric`, if it is one.

@@ -123,7 +123,7 @@ impl AddAssign<&Histogram> for Histogram {
 }
 
 /// How many counters and histograms a tally has: enough for every action's metrics.
-pub const COUNTERS: usize = 8;
+pub const COUNTERS: usize = 9;
 /// See [`COUNTERS`].
 pub const HISTOGRAMS: usize = 2;
 
@@ -211,19 +211,19 @@ mod tests {
     fn tallies_add_slot_by_slot() {
         let mut a = Tally {
             trials: 10,
-            counts: [1, 2, 3, 4, 0, 7, 0, 2],
+            counts: [1, 2, 3, 4, 0, 7, 0, 2, 1],
             ..Tally::default()
         };
         a.hists[0].add(4);
         let mut b = Tally {
             trials: 5,
-            counts: [1, 1, 1, 1, 0, 1, 1, 3],
+            counts: [1, 1, 1, 1, 0, 1, 1, 3, 0],
             ..Tally::default()
         };
         b.hists[0].add(4);
         b.hists[1].add(1);
         a += &b;
-        assert_eq!((a.trials, a.counts), (15, [2, 3, 4, 5, 0, 8, 1, 5]));
+        assert_eq!((a.trials, a.counts), (15, [2, 3, 4, 5, 0, 8, 1, 5, 1]));
         assert_eq!(a.hists[0].iter().collect::<Vec<_>>(), [(4, 2)]);
         assert_eq!(a.hists[1].total(), 1);
     }

@@ -320,7 +320,9 @@ pub fn summary_metrics(action: &str) -> &'static [&'static str] {
             "p_victim_killed",
             "p_attacker_killed",
             "p_won_by_opening",
+            "p_woke_before_bound",
             "rounds",
+            "rounds_out",
         ],
         other => panic!("unknown action `{other}`"),
     }
@@ -334,7 +336,7 @@ pub fn distribution_metrics(action: &str) -> &'static [&'static str] {
         "strike" => &["damage"],
         "grab_object" => &["contest_rolls"],
         "grab_person" | "grab_monster" => &[],
-        "brawl" | "subdue" => &["rounds"],
+        "brawl" | "subdue" => &["rounds", "rounds_out"],
         other => panic!("unknown action `{other}`"),
     }
 }

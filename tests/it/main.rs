@@ -4,6 +4,7 @@
 //!
 //! Run one module with a filter on its path, e.g. `cargo test --release --test it snapshots::`.
 
+mod after_the_blow;
 mod bad_input;
 mod charts;
 mod cli;

@@ -33,6 +33,9 @@ pub(super) struct Fighter {
     pub(super) temporary: i32,
     /// Stunned through this round (0: never).
     pub(super) stunned_through: u32,
+    /// Knocked out (a mugging or a sap) through this round (0: never): down meanwhile, by [`PINNED`]
+    /// (docs/rules.md §6 "After the blow").
+    pub(super) out_through: u32,
     /// Knocked down by overbearing in this round.
     pub(super) prone_since: Option<u32>,
     /// Down while `left` is at most this: 0, or every hit point there is once pinned. Why: "pinned or
@@ -47,6 +50,10 @@ pub(super) struct Fighter {
     /// finish is struck from it, since the bout is over once the foe is down.
     pub(super) home: Slot,
 }
+
+/// [`Fighter::out_through`] of a fighter knocked out in the fight's last round whose knockout's length is
+/// rolled after the fight (`FightPlan::knockout_rolled`).
+pub(super) const KNOCKOUT_PENDING: u32 = u32::MAX;
 
 /// [`Fighter::down_at`] of a pinned fighter, or of one a sap put out for the fight: down however many hit
 /// points he has left.

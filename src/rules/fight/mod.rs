@@ -13,6 +13,7 @@
 //! - `round.rs`: the general round; `plain.rs`: the branch-free round of weapons and natural attacks;
 //! - `tests.rs`: scripted fights, and the exact proofs that hold the folds and the plain round to the rules.
 
+mod after;
 mod decide;
 mod fighter;
 mod fold;
@@ -28,7 +29,7 @@ use crate::rules::maneuver::{
 };
 use crate::rules::{Ineligible, Matchup, RuleOptions, StateName};
 use decide::{armed_against, attacker_blow, victim_blow};
-use fighter::{Clock, Fighter};
+use fighter::{Clock, Fighter, PINNED};
 use fold::{PlainSide, Side, arm, side};
 
 #[cfg(test)]
@@ -45,7 +46,7 @@ use decide::{
     called_shot_initiative, situational_modifier,
 };
 #[cfg(test)]
-use fighter::{NO_BOUT, PINNED, Slot};
+use fighter::{NO_BOUT, Slot};
 #[cfg(test)]
 use fold::Split;
 #[cfg(test)]
@@ -139,6 +140,8 @@ pub struct FightPlan {
     plain: Option<[PlainSide; 2]>,
     /// What the attacker does before round 1, if anything.
     opening: Option<OpeningPlan>,
+    /// Rounds the winner needs to tie up a downed victim (docs/rules.md §6 "After the blow").
+    bind_rounds: u32,
 }
 
 /// How a fight ended.
@@ -166,6 +169,11 @@ pub struct FightOutcome {
     /// The opening took the victim out: before round 1 (`rounds` is then 0), or a sleeper sapped again
     /// round after round.
     pub won_by_opening: bool,
+    /// Rounds the loser stays down after the last round (`None`: no loser, or no clock runs for him; see
+    /// `FightPlan::rounds_out`).
+    pub rounds_out: Option<u32>,
+    /// The attacker won over a living victim who woke before he was tied (`bind_rounds`).
+    pub woke_before_bound: bool,
 }
 
 /// What the attacker does before round 1, while the victim is still unaware, asleep or held (docs/rules.md
@@ -258,6 +266,7 @@ impl FightPlan {
             staggers,
             plain,
             opening: None,
+            bind_rounds: 0,
         })
     }
 
@@ -279,6 +288,7 @@ impl FightPlan {
             real: 0,
             temporary: 0,
             stunned_through: 0,
+            out_through: 0,
             prone_since: None,
             down_at: 0,
             holding: 0,
@@ -289,17 +299,28 @@ impl FightPlan {
         })
     }
 
-    /// One fight.
+    /// One fight, and whether its loser woke before he was tied.
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> FightOutcome {
         let mut f = self.start(rng);
         let clock = match &self.opening {
             None => self.clock(),
             Some(opening) => match self.open(opening, &mut f, rng) {
-                Ok(over) => return over,
+                Ok(over) => return self.bound(over),
                 Err(clock) => clock,
             },
         };
-        self.fight(&mut f, clock, rng)
+        let over = self.fight(&mut f, clock, rng);
+        let over = self.knockout_rolled(over, &f, rng);
+        self.bound(over)
+    }
+
+    /// The outcome with the binding judged (docs/rules.md §6 "After the blow").
+    #[inline(always)]
+    fn bound(&self, over: FightOutcome) -> FightOutcome {
+        FightOutcome {
+            woke_before_bound: over.woke_before_bound_within(self.bind_rounds),
+            ..over
+        }
     }
 
     /// This fight with an opening, made against `m` as it stands (the victim unaware, asleep or held; this
@@ -359,15 +380,25 @@ impl FightPlan {
         f: &mut [Fighter; 2],
         rng: &mut R,
     ) -> Result<FightOutcome, Clock> {
-        let won = |round: u32, f: &[Fighter; 2]| FightOutcome {
-            ending: Ending::AttackerWins,
-            rounds: round,
-            killed: [false, f[VICTIM].dead(self.death_at)],
-            won_by_opening: true,
+        // The opening's knockout lasts its rolled rounds from the round it lands in; the clock of healing has
+        // not started (the fight has not).
+        let won = |round: u32, f: &mut [Fighter; 2], knockout: Option<u32>| {
+            if let Some(k) = knockout {
+                f[VICTIM].down_at = PINNED;
+                f[VICTIM].out_through = round + k;
+            }
+            FightOutcome {
+                ending: Ending::AttackerWins,
+                rounds: round,
+                killed: [false, f[VICTIM].dead(self.death_at)],
+                won_by_opening: true,
+                rounds_out: self.rounds_out(&f[VICTIM], round, self.options.temp_heal_rounds),
+                woke_before_bound: false,
+            }
         };
         match opening {
             OpeningPlan::Mug(mug) => match mug.resolve(rng).ko_rounds {
-                Some(_) => Ok(won(0, f)),
+                Some(k) => Ok(won(0, f, Some(k))),
                 None => Err(self.clock()),
             },
             OpeningPlan::Sap { sap, asleep } => {
@@ -376,7 +407,7 @@ impl FightPlan {
                     let blow = sap.blow(rng);
                     f[VICTIM].take(blow.damage, self.unit);
                     if blow.ko_rounds.is_some() || f[VICTIM].down() {
-                        return Ok(won(round, f));
+                        return Ok(won(round, f, blow.ko_rounds));
                     }
                     if !asleep || blow.woke {
                         return Err(Clock {
@@ -453,7 +484,9 @@ const VICTIM_KILLED: Counter = Counter(4);
 const ATTACKER_KILLED: Counter = Counter(5);
 const WON_BY_OPENING: Counter = Counter(6);
 const TAKEN_ALIVE: Counter = Counter(7);
+const WOKE_BEFORE_BOUND: Counter = Counter(8);
 const ROUNDS: Hist = Hist(0);
+const ROUNDS_OUT: Hist = Hist(1);
 
 /// A fight's summary metrics, brawl and subdue alike (docs/scenarios.md "Metrics").
 pub const METRICS: Metrics = &[
@@ -465,16 +498,18 @@ pub const METRICS: Metrics = &[
     ("p_victim_killed", Source::Count(VICTIM_KILLED)),
     ("p_attacker_killed", Source::Count(ATTACKER_KILLED)),
     ("p_won_by_opening", Source::Count(WON_BY_OPENING)),
+    ("p_woke_before_bound", Source::Count(WOKE_BEFORE_BOUND)),
     ("rounds", Source::Mean(ROUNDS)),
+    ("rounds_out", Source::Mean(ROUNDS_OUT)),
 ];
 
 /// A fight's distributions.
-pub const DISTRIBUTIONS: Distributions = &[("rounds", ROUNDS)];
+pub const DISTRIBUTIONS: Distributions = &[("rounds", ROUNDS), ("rounds_out", ROUNDS_OUT)];
 
 impl FightOutcome {
     /// The attacker won and the victim is alive at the end (the `p_taken_alive` metric).
     pub fn taken_alive(&self) -> bool {
-        self.ending == Ending::AttackerWins && !self.killed[VICTIM]
+        self.ending == Ending::AttackerWins && !self.killed[VICTIM] && !self.woke_before_bound
     }
 }
 
@@ -492,7 +527,11 @@ impl Record for FightOutcome {
         s.count(ATTACKER_KILLED, self.killed[ATTACKER]);
         s.count(VICTIM_KILLED, self.killed[VICTIM]);
         s.count(WON_BY_OPENING, self.won_by_opening);
+        s.count(WOKE_BEFORE_BOUND, self.woke_before_bound);
         s.observe(ROUNDS, i64::from(self.rounds));
+        if let Some(n) = self.rounds_out {
+            s.observe(ROUNDS_OUT, i64::from(n));
+        }
     }
 }
 
@@ -510,8 +549,13 @@ impl Maneuver for FightPlan {
     }
 
     fn range(&self, hist: Hist) -> Option<(i64, i64)> {
-        // Round 0: an opening won before the fight began.
-        (hist == ROUNDS).then(|| (0, i64::from(self.max_rounds)))
+        // Round 0: an opening won before the fight began. A loser's clock rarely runs past a few dozen
+        // rounds; the histogram grows if it does.
+        if hist == ROUNDS {
+            Some((0, i64::from(self.max_rounds)))
+        } else {
+            (hist == ROUNDS_OUT).then_some((0, 64))
+        }
     }
 }
 

@@ -56,7 +56,7 @@ impl FightPlan {
                 return Err(Clock { round, heal_in });
             }
         }
-        Ok(self.ending(f, self.max_rounds))
+        Ok(self.ending(f, self.max_rounds, heal_in))
     }
 }
 

@@ -12,7 +12,7 @@ use crate::rules::brawl::{knockout, wrestling_damage};
 use crate::rules::fight::decide::{
     ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, breaks_free_first, order,
 };
-use crate::rules::fight::fighter::{Clock, Fighter, NO_BOUT, PINNED, Slot};
+use crate::rules::fight::fighter::{Clock, Fighter, KNOCKOUT_PENDING, NO_BOUT, PINNED, Slot};
 use crate::rules::fight::{ATTACKER, Ending, FightOutcome, FightPlan, VICTIM};
 use crate::rules::sap::{KnockoutChance, sap_damage, sap_total};
 
@@ -40,7 +40,7 @@ impl FightPlan {
         heal_in: &mut u32,
     ) -> Option<FightOutcome> {
         if f[ATTACKER].down() || f[VICTIM].down() {
-            return (!self.finishing(f)).then(|| self.ending(f, round));
+            return (!self.finishing(f)).then(|| self.ending(f, round, *heal_in));
         }
         *heal_in -= 1;
         if *heal_in == 0 {
@@ -72,9 +72,10 @@ impl FightPlan {
     }
 
     /// How the fight stands after `round`: the side left standing wins, both down is both down, and
-    /// nobody down is a timeout.
+    /// nobody down is a timeout; the loser's clock runs from here, healing next at the end of round
+    /// `round + heal_in`.
     #[inline(always)]
-    pub(super) fn ending(&self, f: &[Fighter; 2], round: u32) -> FightOutcome {
+    pub(super) fn ending(&self, f: &[Fighter; 2], round: u32, heal_in: u32) -> FightOutcome {
         let ending = match [f[ATTACKER].down(), f[VICTIM].down()] {
             [true, true] => Ending::BothDown,
             [false, true] => Ending::AttackerWins,
@@ -89,6 +90,9 @@ impl FightPlan {
                 f[VICTIM].dead(self.death_at),
             ],
             won_by_opening: false,
+            rounds_out: FightPlan::loser(ending)
+                .and_then(|s| self.rounds_out(&f[s], round, heal_in)),
+            woke_before_bound: false,
         }
     }
 
@@ -99,6 +103,8 @@ impl FightPlan {
             rounds: self.max_rounds,
             killed: [false, false],
             won_by_opening: false,
+            rounds_out: None,
+            woke_before_bound: false,
         }
     }
 
@@ -155,7 +161,7 @@ impl FightPlan {
             round = next;
         }
         // The last round ended with a lethal victim still finishing his foe: the side left standing wins.
-        self.ending(f, self.max_rounds)
+        self.ending(f, self.max_rounds, heal_in)
     }
 
     /// A round both fighters begin standing: initiative, the armed man, and the passes.
@@ -411,7 +417,10 @@ impl FightPlan {
                 f[o].take(sap_damage(total, self.options.rounding), self.unit);
                 // The single sap's own knockout d100, read against the awake (it never wakes anyone).
                 if KnockoutChance::awake(&self.options).roll(total, rng) == Some(true) {
+                    // Out for `sap_ko_rounds` (docs/rules.md §6 "After the blow"), rolled once the fight is
+                    // over, so that the fight's own dice are those of a fight without the clock.
                     f[o].down_at = PINNED;
+                    f[o].out_through = KNOCKOUT_PENDING;
                 }
             }
             BlowKind::Disarm if face.hit => {

@@ -51,6 +51,8 @@ fn the_armed_defender_strikes_first_at_plus_4_and_the_brawler_dies_before_he_swi
             rounds: 1,
             killed: [true, false],
             won_by_opening: false,
+            rounds_out: None,
+            woke_before_bound: false,
         }
     );
     assert_eq!(f[ATTACKER].real, 5);
@@ -259,6 +261,8 @@ fn temporary_damage_knocks_out_where_real_damage_kills() {
             rounds: 1,
             killed: [false, false],
             won_by_opening: false,
+            rounds_out: Some(5),
+            woke_before_bound: false,
         }
     );
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (1, 2));
@@ -280,6 +284,8 @@ fn temporary_damage_knocks_out_where_real_damage_kills() {
             rounds: 1,
             killed: [true, false],
             won_by_opening: false,
+            rounds_out: None,
+            woke_before_bound: false,
         }
     );
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (0, 0));
@@ -310,6 +316,8 @@ fn death_at_minus_10_leaves_the_dying_unconscious() {
             rounds: 2,
             killed: [true, false],
             won_by_opening: false,
+            rounds_out: None,
+            woke_before_bound: false,
         }
     );
     assert_eq!(f[ATTACKER].left, -10);
@@ -357,6 +365,8 @@ fn a_fight_that_nobody_wins_times_out() {
             rounds: 2,
             killed: [false, false],
             won_by_opening: false,
+            rounds_out: None,
+            woke_before_bound: false,
         }
     );
 }
@@ -400,6 +410,8 @@ fn overbearing_knocks_down_then_pins() {
             rounds: 2,
             killed: [false, false],
             won_by_opening: false,
+            rounds_out: None,
+            woke_before_bound: false,
         }
     );
 }
@@ -805,6 +817,8 @@ fn a_plain_round_rolls_every_attack_before_anyone_strikes() {
             rounds: 2,
             killed: [false, false],
             won_by_opening: false,
+            rounds_out: Some(4),
+            woke_before_bound: false,
         }
     );
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (2, 3));
@@ -1044,6 +1058,8 @@ fn a_fight_may_last_to_the_last_round_a_counter_holds() {
         rounds: u32::MAX,
         killed: [false, false],
         won_by_opening: false,
+        rounds_out: None,
+        woke_before_bound: false,
     };
     // The general round: a brawl against an armed guard, two rounds of 2 initiatives and 2 missed swings.
     let p = lasting(Some(Style::Punch));
@@ -1446,6 +1462,8 @@ fn an_opening_knockout_ends_the_fight_in_round_0() {
             rounds: 0,
             killed: [false, false],
             won_by_opening: true,
+            rounds_out: Some(7),
+            woke_before_bound: false,
         }
     );
     assert_eq!(dice.remaining(), 0);
@@ -1576,12 +1594,18 @@ fn a_sap_knockout_puts_the_victim_out_for_the_fight() {
     );
     // The thief's club against the fighter's fists: the armed sapper strikes first, whatever the
     // initiative, at +4. Thief THAC0 18, −8, +4, against AC 10: needs 12; a 12 hits for 1d6 + 1 + 4 = 6: 1
-    // real, 5 temporary, 30 %: a d100 of 30 knocks him out, and the fight ends.
+    // real, 5 temporary, 30 %: a d100 of 30 knocks him out, and the fight ends. His knockout lasts
+    // `sap_ko_rounds`, 2d8 = 2 + 1: out through round 4, he wakes as round 5 begins (docs/rules.md §6 "After
+    // the blow").
     let mut dice = Scripted::new([9, 1, 12, 1, 30]);
     let (out, f) = fight(&p, &mut dice);
     assert_eq!((out.ending, out.rounds), (Ending::AttackerWins, 1));
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (1, 5));
     assert_eq!(dice.remaining(), 0, "the knocked-out victim does not swing");
+    // The knockout's length is rolled once the fight is over.
+    let mut dice = Scripted::new([9, 1, 12, 1, 30, 2, 1]);
+    assert_eq!(p.resolve(&mut dice).rounds_out, Some(3));
+    assert_eq!(dice.remaining(), 0);
     // A sap style against a Large ogre is ineligible, as a sap is.
     let m = matchup(SAPPER, "monster = \"ogre\"");
     assert_eq!(
@@ -1862,4 +1886,110 @@ fn every_situation_adds_the_named_modifiers() {
             );
         }
     }
+}
+
+/// "A knocked-out fighter whose clock runs out ... wakes" (docs/rules.md §6 "After the blow"): the sap's
+/// knockout of 3 rounds in round 1 keeps him out through round 4; he wakes as round 5 begins. A winner who
+/// needs 4 rounds to tie him (rounds 2-5) finds him awake; one who needs 3 has him tied at the end of round
+/// 4. The fight itself is the same either way.
+#[test]
+fn a_sap_knockout_of_3_rounds_wakes_before_a_binding_of_4_but_not_of_3() {
+    let p = plan(
+        "class = \"thief\"\nlevel = 5\nhp = 20\nstrength = 16\nweapon = \"club\"",
+        "class = \"fighter\"\nlevel = 1\nhp = 20",
+        Some(Style::Sap),
+        Intent::Lethal,
+        5,
+    );
+    let script = [9, 1, 12, 1, 30, 2, 1];
+    let bound = |b: u32| {
+        p.clone()
+            .with_bind_rounds(b)
+            .resolve(&mut Scripted::new(script))
+    };
+    for b in [0, 1, 3] {
+        let out = bound(b);
+        assert_eq!(out.rounds_out, Some(3));
+        assert!(!out.woke_before_bound && out.taken_alive(), "bind {b}");
+    }
+    for b in [4, 10] {
+        let out = bound(b);
+        assert!(out.woke_before_bound && !out.taken_alive(), "bind {b}");
+        assert_eq!((out.ending, out.rounds), (Ending::AttackerWins, 1));
+    }
+}
+
+/// "Unconsciousness by temporary damage lasts until healing (a point every `temp_heal_rounds`) brings the
+/// total damage below the hit points": one point below needs one heal, two points below two; real damage
+/// that alone keeps him down, a pin without a knockout and death run no clock; a knockout and a wound
+/// together run the longer.
+#[test]
+fn temporary_damage_heals_to_one_point_below_the_hit_points_and_wakes() {
+    let p = plan(BRAWLER, GUARD, Some(Style::Punch), Intent::Lethal, 10);
+    let start = p.start(&mut Scripted::new([]))[VICTIM];
+    // 10 hit points. Exactly 0 left: the next heal (3 rounds on) wakes him.
+    let zero = start.hurt(10, 2, 8);
+    assert_eq!(p.rounds_out(&zero, 7, 3), Some(3));
+    // 1 below: two heals, 3 and then 5 more rounds.
+    let below = start.hurt(10, 2, 9);
+    assert_eq!(p.rounds_out(&below, 7, 3), Some(3 + 5));
+    // Standing: no clock. Real damage alone at 0: dead (death at 0).
+    assert_eq!(p.rounds_out(&start.hurt(10, 2, 2), 7, 3), None);
+    assert_eq!(p.rounds_out(&start.hurt(10, 10, 0), 7, 3), None);
+    // Pinned, conscious: held, no clock. Knocked out through round 9 in round 7: 2 rounds; with the wound
+    // above, the longer (8).
+    let pinned = Fighter {
+        down_at: PINNED,
+        ..start
+    };
+    assert_eq!(p.rounds_out(&pinned, 7, 3), None);
+    let out = Fighter {
+        out_through: 9,
+        ..pinned
+    };
+    assert_eq!(p.rounds_out(&out, 7, 3), Some(2));
+    let both = Fighter {
+        out_through: 9,
+        down_at: PINNED,
+        ..below
+    };
+    assert_eq!(p.rounds_out(&both, 7, 3), Some(8));
+    // At death −10, real damage alone leaving him at −2 keeps him down without a clock: healing temporary
+    // damage never lifts him.
+    let dying = FightPlan::prepare(
+        &matchup(BRAWLER, GUARD),
+        &RuleOptions {
+            death_at: -10,
+            ..RuleOptions::default()
+        },
+        kind(Some(Style::Punch)),
+        Intent::Lethal,
+        10,
+    )
+    .unwrap();
+    assert_eq!(dying.rounds_out(&start.hurt(10, 12, 0), 7, 3), None);
+    assert_eq!(dying.rounds_out(&start.hurt(10, 9, 1), 7, 3), Some(3));
+}
+
+/// In quarter points (`held_back_rounding = "exact"`, unit 4) a heal is 4 quarter points: 5 quarters
+/// below 1 hit point take two heals.
+#[test]
+fn healing_counts_in_the_fights_unit() {
+    let p = FightPlan::prepare(
+        &matchup(BRAWLER, GUARD),
+        &RuleOptions {
+            held_back_rounding: HeldBackRounding::Exact,
+            ..RuleOptions::default()
+        },
+        kind(Some(Style::Punch)),
+        Intent::Lethal,
+        10,
+    )
+    .unwrap();
+    let start = p.start(&mut Scripted::new([]))[VICTIM];
+    // 40 quarters; 44 taken, 20 temporary: −4 left, 5 below 1: two heals.
+    let down = start.hurt(40, 24, 20);
+    assert_eq!(p.rounds_out(&down, 2, 1), Some(1 + 5));
+    // −3: 4 below, one heal.
+    assert_eq!(p.rounds_out(&start.hurt(40, 23, 20), 2, 1), Some(1));
 }

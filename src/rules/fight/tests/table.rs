@@ -55,6 +55,8 @@ fn a_punching_victim_meets_the_subduers_blade_first_at_plus_4() {
             rounds: 1,
             killed: [false, false],
             won_by_opening: false,
+            rounds_out: Some(5),
+            woke_before_bound: false,
         }
     );
     assert_eq!((f[VICTIM].real, f[VICTIM].temporary), (1, 2));
@@ -152,6 +154,8 @@ fn a_second_attack_is_withheld_from_a_fallen_foe() {
                 rounds: 1,
                 killed: [false, false],
                 won_by_opening: false,
+                rounds_out: Some(10),
+                woke_before_bound: false,
             },
             "{multiple:?}"
         );
@@ -198,6 +202,8 @@ fn a_lethal_ogre_finishes_the_fallen_knight() {
             rounds: 3,
             killed: [true, false],
             won_by_opening: false,
+            rounds_out: None,
+            woke_before_bound: false,
         }
     );
     assert_eq!(f[ATTACKER].left, -10);
@@ -341,6 +347,8 @@ fn a_sleeper_is_sapped_again_in_round_1() {
             rounds: 1,
             killed: [false, false],
             won_by_opening: true,
+            rounds_out: Some(7),
+            woke_before_bound: false,
         }
     );
     assert_eq!(dice.requests(), &[6, 100, 6, 100, 8, 8]);
@@ -458,6 +466,8 @@ fn taken_alive_is_an_attackers_win_over_a_living_victim() {
         rounds: 1,
         killed,
         won_by_opening: false,
+        rounds_out: None,
+        woke_before_bound: false,
     };
     assert!(outcome(Ending::AttackerWins, [false, false]).taken_alive());
     assert!(!outcome(Ending::AttackerWins, [false, true]).taken_alive());

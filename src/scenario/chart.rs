@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 
+use crate::rules::Unit;
 use crate::rules::action::Action;
 use crate::scenario::Axis;
 use crate::scenario::sweep::{SweepValue, path_name, path_value};
@@ -22,6 +23,9 @@ pub enum ChartKind {
     /// A metric's paired difference against the baseline, with its band and a zero line: one line per
     /// other variant.
     Difference,
+    /// A distribution measured in rounds as the share still going after N rounds, P(X > N), with its
+    /// band: one curve per series.
+    Survival,
 }
 
 /// How large a chart is drawn, and how large its text is: each size is a canvas in pixels and a text size
@@ -107,13 +111,14 @@ pub struct ChartSpec {
     /// Output name without extension (default: the metric's name).
     pub file: Option<String>,
     /// line (default): a metric with its confidence band; heatmap: a metric over two sweep paths;
-    /// histogram: one distribution per series; difference: a metric's difference against the baseline.
+    /// histogram: one distribution per series; difference: a metric's difference against the baseline;
+    /// survival: a distribution in rounds as the share still going after N rounds, one curve per series.
     pub kind: Option<ChartKind>,
     /// The horizontal axis: a sweep path or `level_gap` (default: the first sweep axis; none for a
-    /// histogram).
+    /// histogram or a survival chart).
     pub x: Option<String>,
-    /// The metric drawn (line; default the headline), the distribution (histogram), or the vertical sweep
-    /// path (heatmap).
+    /// The metric drawn (line; default the headline), the distribution (histogram; survival, one measured
+    /// in rounds), or the vertical sweep path (heatmap).
     pub y: Option<String>,
     /// The heatmap's metric (default: the headline metric).
     pub metric: Option<String>,
@@ -129,9 +134,10 @@ pub struct ChartSpec {
     #[serde(default)]
     #[schemars(schema_with = "crate::scenario::schema::at_table")]
     pub at: Option<toml::Table>,
-    /// The vertical axis of a line or difference chart, `[low, high]`, in the axis' units: percent for a
-    /// probability (`[0, 5]`), percentage points for a difference (default: 0-100% for a probability, cut
-    /// to the data when every value is below 10%; the data's range otherwise).
+    /// The vertical axis of a line, difference or survival chart, `[low, high]`, in the axis' units: percent
+    /// for a probability or a survival (`[0, 5]`), percentage points for a difference (default: 0-100% for
+    /// a probability or a survival, cut to the data when every value is below 10%; the data's range
+    /// otherwise).
     #[serde(default)]
     #[schemars(schema_with = "crate::scenario::schema::number_pair")]
     pub y_range: Option<[f64; 2]>,
@@ -165,7 +171,7 @@ pub struct Chart {
     pub file: String,
     /// The kind.
     pub kind: ChartKind,
-    /// Horizontal axis: a sweep path or `level_gap` (empty for histograms).
+    /// Horizontal axis: a sweep path or `level_gap` (empty for histograms and survival charts).
     pub x: String,
     /// Vertical sweep path of a heatmap.
     pub y_path: Option<String>,
@@ -194,9 +200,10 @@ pub struct Chart {
 }
 
 /// The most lines (or bars per value, or heatmap panels) a chart draws before it stops being readable.
-pub const MAX_SERIES: [(ChartKind, usize); 4] = [
+pub const MAX_SERIES: [(ChartKind, usize); 5] = [
     (ChartKind::Line, 8),
     (ChartKind::Difference, 8),
+    (ChartKind::Survival, 8),
     (ChartKind::Histogram, 6),
     (ChartKind::Heatmap, 6),
 ];
@@ -225,7 +232,9 @@ impl Chart {
         // A difference chart draws every variant but the baseline.
         let variants = match self.kind {
             ChartKind::Difference => variants.saturating_sub(1),
-            ChartKind::Line | ChartKind::Heatmap | ChartKind::Histogram => variants,
+            ChartKind::Line | ChartKind::Heatmap | ChartKind::Histogram | ChartKind::Survival => {
+                variants
+            }
         };
         let first = match axes.iter().find(|a| a.path == self.series) {
             Some(a) => a.values.len() * if variants > 1 { variants } else { 1 },
@@ -463,6 +472,10 @@ impl ChartSpec {
                 )?;
                 (String::new(), None, metric)
             }
+            ChartKind::Survival => {
+                let metric = self.survival_metric(actions, &distributions, &summary, &action)?;
+                (String::new(), None, metric)
+            }
         };
         if at
             .iter()
@@ -513,6 +526,111 @@ impl ChartSpec {
     }
 }
 
+/// Whether a metric is measured in rounds (its definition's unit, docs/scenarios.md "Metrics"): what a
+/// survival chart can draw, whichever distribution it is.
+pub fn in_rounds(metric: &str) -> bool {
+    metrics::DEFINITIONS
+        .iter()
+        .any(|d| d.metric == metric && d.unit == Unit::Rounds)
+}
+
+/// The actions that have a distribution in rounds, with those distributions, as advice reads them:
+/// `ko_rounds (mug, sap); rounds (brawl, subdue)`.
+fn rounds_distributions_elsewhere() -> String {
+    let mut found: Vec<(&str, Vec<&str>)> = Vec::new();
+    for a in Action::ALL {
+        for m in metrics::distribution_metrics(a).filter(|m| in_rounds(m)) {
+            match found.iter_mut().find(|(f, _)| *f == m) {
+                Some((_, actions)) => actions.push(a.name()),
+                None => found.push((m, vec![a.name()])),
+            }
+        }
+    }
+    found
+        .iter()
+        .map(|(m, actions)| format!("{m} ({})", actions.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl ChartSpec {
+    /// The distribution a survival chart draws: `y` (or `metric`), by default the first in rounds of the
+    /// variants' actions. A distribution in another unit, or an action with none in rounds, is refused
+    /// with what would do.
+    fn survival_metric(
+        &self,
+        actions: &[Action],
+        distributions: &[String],
+        summary: &[String],
+        action: &str,
+    ) -> Result<String, ChartError> {
+        if self.x.is_some() {
+            return Err(fail(
+                "x",
+                "a survival chart's horizontal axis is the rounds N; drop `x`".to_string(),
+                "",
+                Vec::new(),
+            ));
+        }
+        let rounds: Vec<String> = distributions
+            .iter()
+            .filter(|m| in_rounds(m))
+            .cloned()
+            .collect();
+        let chosen = self.y.clone().or_else(|| self.metric.clone());
+        let field = if self.y.is_some() { "y" } else { "metric" };
+        if rounds.is_empty() {
+            let has = if distributions.is_empty() {
+                "no distribution at all".to_string()
+            } else {
+                format!("only {}", distributions.join(", "))
+            };
+            let field = if chosen.is_some() { field } else { "kind" };
+            let verb = if actions.len() > 1 { "have" } else { "has" };
+            return Err(fail(
+                field,
+                format!(
+                    "a survival chart draws a distribution measured in rounds; action {action} {verb} none ({has})"
+                ),
+                "",
+                Vec::new(),
+            )
+            .with_help(&format!(
+                "the distributions in rounds are {}; for another distribution use kind = \"histogram\"",
+                rounds_distributions_elsewhere()
+            )));
+        }
+        let metric = chosen.unwrap_or_else(|| rounds[0].clone());
+        if rounds.contains(&metric) {
+            return Ok(metric);
+        }
+        let error = fail(
+            field,
+            format!(
+                "`{metric}` is not a distribution measured in rounds of action {action} (expected one of: {})",
+                rounds.join(", ")
+            ),
+            &metric,
+            rounds.clone(),
+        );
+        // A real metric of another kind is no typo: say what it is and what would draw it.
+        let other = if distributions.contains(&metric) {
+            Some("a distribution in another unit: kind = \"histogram\" draws it")
+        } else if summary.contains(&metric) {
+            Some("a summary metric: kind = \"line\" draws it")
+        } else {
+            None
+        };
+        Err(match other {
+            Some(what) => error.with_help(&format!(
+                "`{metric}` is {what}; a survival chart takes {}",
+                rounds.join(", ")
+            )),
+            None => error,
+        })
+    }
+}
+
 /// How a chart is drawn, checked: its axes and its canvas.
 struct Look {
     y_range: Option<(f64, f64)>,
@@ -530,6 +648,7 @@ impl ChartKind {
             ChartKind::Heatmap => "heatmap",
             ChartKind::Histogram => "histogram",
             ChartKind::Difference => "difference",
+            ChartKind::Survival => "survival",
         }
     }
 }
@@ -594,6 +713,8 @@ impl ChartSpec {
             }
             // A difference is free to go below 0, in percentage points for a probability.
             (Some(range), ChartKind::Difference) => Some(pair("y_range", range, false, false)?),
+            // A survival is a share, in percent, whatever the unit of its distribution.
+            (Some(range), ChartKind::Survival) => Some(pair("y_range", range, true, false)?),
             (Some(_), ChartKind::Heatmap) => {
                 return refuse(
                     "y_range",
@@ -604,7 +725,7 @@ impl ChartSpec {
             (Some(_), ChartKind::Histogram) => {
                 return refuse(
                     "y_range",
-                    "`y_range` is for line and difference charts; a histogram's bars are scaled to the tallest"
+                    "`y_range` is for line, difference and survival charts; a histogram's bars are scaled to the tallest"
                         .to_string(),
                 );
             }
@@ -696,6 +817,7 @@ pub fn default_titles(charts: &mut [Chart], written: &[bool], title: &str, basel
                 path_name(c.y_path.as_deref().unwrap_or_default())
             ),
             ChartKind::Histogram => format!("distribution of {name}"),
+            ChartKind::Survival => format!("{name} above N rounds"),
         };
         for (path, value) in &c.at {
             text.push_str(", ");
@@ -826,6 +948,134 @@ mod tests {
         };
         assert!(bad.check(&[Action::Sap], &[], 1, "T").is_err());
         assert!(spec.check(&[Action::GrabPerson], &[], 1, "T").is_err());
+    }
+
+    #[test]
+    fn a_survival_chart_takes_a_distribution_measured_in_rounds() {
+        assert!(in_rounds("ko_rounds") && in_rounds("rounds"));
+        assert!(!in_rounds("damage") && !in_rounds("contest_rolls") && !in_rounds("p_knockout"));
+        let spec = ChartSpec {
+            kind: Some(ChartKind::Survival),
+            ..ChartSpec::default()
+        };
+        // By default the action's first distribution in rounds: after the sap's damage, its knockouts.
+        let sap = spec.check(&[Action::Sap], &[], 1, "T").unwrap();
+        assert_eq!((sap.metric.as_str(), sap.x.as_str()), ("ko_rounds", ""));
+        assert_eq!(sap.file, "ko_rounds");
+        let fight = spec.check(&[Action::Brawl], &[], 1, "T").unwrap();
+        assert_eq!(fight.metric, "rounds");
+        // Actions of several variants: the distribution of one is enough.
+        let mixed = spec
+            .check(&[Action::Strike, Action::Mug], &[], 2, "T")
+            .unwrap();
+        assert_eq!(mixed.metric, "ko_rounds");
+        // Beside another chart of the file, its title says what it draws.
+        let mut two = [sap, fight];
+        default_titles(&mut two, &[false, false], "T", "base");
+        assert_eq!(
+            [two[0].title.as_str(), two[1].title.as_str()],
+            [
+                "T — knockout length above N rounds",
+                "T — fight length above N rounds"
+            ]
+        );
+        let axes = paths(&["attacker.level"]);
+        assert_eq!(
+            spec.check(&[Action::Mug], &axes, 2, "T")
+                .unwrap()
+                .series_count(&axes, 2),
+            4
+        );
+    }
+
+    #[test]
+    fn a_survival_chart_over_another_unit_or_without_rounds_is_refused_with_advice() {
+        let survival = |y: Option<&str>| ChartSpec {
+            kind: Some(ChartKind::Survival),
+            y: y.map(String::from),
+            ..ChartSpec::default()
+        };
+        // A distribution in hit points: named as such, with the kind that draws it.
+        let e = survival(Some("damage"))
+            .check(&[Action::Sap], &[], 1, "T")
+            .unwrap_err();
+        assert_eq!((e.field, e.word.as_str()), ("y", "damage"));
+        assert!(
+            e.message.contains("not a distribution measured in rounds"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains("expected one of: ko_rounds"),
+            "{}",
+            e.message
+        );
+        let help = e.help.unwrap();
+        assert!(help.contains("kind = \"histogram\""), "{help}");
+        // A summary metric: the line chart draws it.
+        let e = survival(Some("p_knockout"))
+            .check(&[Action::Mug], &[], 1, "T")
+            .unwrap_err();
+        assert!(e.help.unwrap().contains("kind = \"line\""));
+        // A typo has no advice here: the file's error suggests the nearest name.
+        let e = survival(Some("ko_round"))
+            .check(&[Action::Mug], &[], 1, "T")
+            .unwrap_err();
+        assert_eq!(
+            (e.word.as_str(), e.candidates.as_slice()),
+            ("ko_round", &["ko_rounds".to_string()][..])
+        );
+        assert!(e.help.is_none());
+        // An action with no distribution in rounds: the kind is at fault, and the advice lists who has one.
+        for action in [Action::Strike, Action::GrabPerson] {
+            let e = survival(None).check(&[action], &[], 1, "T").unwrap_err();
+            assert_eq!(e.field, "kind");
+            assert!(e.message.contains("has none"), "{}", e.message);
+            let help = e.help.unwrap();
+            assert!(
+                help.contains("ko_rounds (mug, sap)") && help.contains("rounds (brawl, subdue)"),
+                "{help}"
+            );
+        }
+        let e = survival(Some("damage"))
+            .check(&[Action::Strike], &[], 1, "T")
+            .unwrap_err();
+        assert_eq!(e.field, "y");
+        assert!(e.message.contains("(only damage)"), "{}", e.message);
+        // Its horizontal axis is N: no `x`, no log scale; its vertical axis is a share in percent.
+        let with_x = ChartSpec {
+            x: Some("attacker.level".into()),
+            ..survival(None)
+        };
+        assert_eq!(
+            with_x
+                .check(&[Action::Mug], &paths(&["attacker.level"]), 1, "T")
+                .unwrap_err()
+                .field,
+            "x"
+        );
+        let log = ChartSpec {
+            y_scale: Some(YScale::Log),
+            ..survival(None)
+        };
+        assert_eq!(
+            log.check(&[Action::Mug], &[], 1, "T").unwrap_err().field,
+            "y_scale"
+        );
+        let cut = |range: [f64; 2]| {
+            ChartSpec {
+                y_range: Some(range),
+                ..survival(None)
+            }
+            .check(&[Action::Mug], &[], 1, "T")
+        };
+        assert_eq!(cut([0.0, 50.0]).unwrap().y_range, Some((0.0, 50.0)));
+        assert!(
+            cut([0.0, 200.0])
+                .unwrap_err()
+                .message
+                .contains("within 0 to 100")
+        );
     }
 
     #[test]

@@ -22,5 +22,6 @@ mod report_browser;
 mod schema;
 mod shards;
 mod snapshots;
+mod survival;
 mod tunes;
 mod unread_fields;

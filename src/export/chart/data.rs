@@ -15,7 +15,7 @@ use crate::scenario::chart::{Chart, ChartKind, YScale};
 use crate::scenario::sweep::{SweepValue, path_label, path_name, path_value};
 use crate::scenario::tune::{Target, Tune};
 use crate::stats::Tally;
-use crate::stats::interval::{Estimate, z_for};
+use crate::stats::interval::{self, Estimate, z_for};
 use crate::stats::metrics::{self, MetricValue};
 use crate::study::DifferenceRow;
 use crate::study::summary::PointSummary;
@@ -128,6 +128,9 @@ pub fn figure(
         ChartKind::Histogram => {
             Plot::Histogram(histogram(scenario, chart, summaries, tallies, &mut notes))
         }
+        ChartKind::Survival => Plot::Line(survival_lines(
+            scenario, chart, summaries, tallies, &mut notes,
+        )),
     };
     let mut figure = Figure {
         title: chart.title.clone(),
@@ -208,6 +211,11 @@ fn method(scenario: &Scenario, chart: &Chart, trials: u64) -> String {
             confidence(scenario.confidence)
         ),
         ChartKind::Histogram => "bars: each value's share of the series' trials".to_string(),
+        ChartKind::Survival => format!(
+            "curves: at each N, the share of the trials with a {name} (those where it exists) in which it is above N rounds; bands: {} Wilson score intervals of that share",
+            confidence(scenario.confidence),
+            name = metrics::name(&chart.metric)
+        ),
     };
     format!("{run}; {drawn}.")
 }
@@ -486,20 +494,9 @@ fn plain_line(
         }
     };
     let groups = group(scenario, chart, summaries);
-    // A variant whose action does not report the metric (a strike has no knockout) is said, not dropped
-    // in silence (group names are distinct, so each is said once).
-    for (name, members) in &groups {
-        let reports = members
-            .iter()
-            .any(|(_, p)| p.result.is_err() || p.metric(&chart.metric).is_some());
-        if !reports {
-            let action = members.first().map(|(_, p)| p.action.name()).unwrap_or("");
-            notes.push(format!(
-                "Not drawn: {name}, whose action ({action}) reports no {}.",
-                metrics::name(&chart.metric)
-            ));
-        }
-    }
+    unreported(&groups, &chart.metric, notes, |p| {
+        p.metric(&chart.metric).is_some()
+    });
     let mut missing: Vec<Missing> = Vec::new();
     let mut everywhere: Vec<(String, bool)> = Vec::new();
     let series = groups
@@ -570,6 +567,26 @@ fn plain_line(
         series,
         horizontal: Vec::new(),
         marked: Vec::new(),
+    }
+}
+
+/// Says which series are not drawn because their action does not report the metric at all (a strike has
+/// no knockout), rather than dropping them in silence; `reports` tells whether an eligible point does.
+/// Group names are distinct, so each is said once.
+fn unreported(
+    groups: &[(String, Vec<(usize, &PointSummary<'_>)>)],
+    metric: &str,
+    notes: &mut Vec<String>,
+    reports: impl Fn(&PointSummary<'_>) -> bool,
+) {
+    for (name, members) in groups {
+        if !members.iter().any(|(_, p)| p.result.is_err() || reports(p)) {
+            let action = members.first().map(|(_, p)| p.action.name()).unwrap_or("");
+            notes.push(format!(
+                "Not drawn: {name}, whose action ({action}) reports no {}.",
+                metrics::name(metric)
+            ));
+        }
     }
 }
 
@@ -887,19 +904,21 @@ fn heatmap(
     }
 }
 
-fn histogram(
+/// The counts of the chart's distribution, `(value, count)` ascending, merged over the points of each
+/// series (the series is the variable that matters); series with no value are left out, and the points
+/// the rules forbid are said in the notes.
+fn series_counts(
     scenario: &Scenario,
     chart: &Chart,
-    summaries: &[PointSummary<'_>],
+    groups: Vec<(String, Vec<(usize, &PointSummary<'_>)>)>,
     tallies: &[Option<Tally>],
     notes: &mut Vec<String>,
-) -> HistogramFigure {
+) -> Vec<(String, Vec<(i64, u64)>)> {
     let mut missing: Vec<Missing> = Vec::new();
     let mut everywhere: Vec<(String, bool)> = Vec::new();
-    let series = group(scenario, chart, summaries)
+    let series = groups
         .into_iter()
         .filter_map(|(name, members)| {
-            // Points of one series are merged: the series is the variable that matters.
             let mut bars: Vec<(i64, u64)> = Vec::new();
             for (index, p) in &members {
                 if let Err(reason) = &p.result {
@@ -936,18 +955,133 @@ fn histogram(
                 return None;
             }
             bars.sort_unstable();
-            Some((
-                name,
-                bars.into_iter()
-                    .map(|(v, c)| (v, 100.0 * c as f64 / total as f64))
-                    .collect(),
-            ))
+            Some((name, bars))
         })
         .collect();
     notes.extend(missing_notes(&missing, &everywhere, "Not drawn:"));
+    series
+}
+
+fn histogram(
+    scenario: &Scenario,
+    chart: &Chart,
+    summaries: &[PointSummary<'_>],
+    tallies: &[Option<Tally>],
+    notes: &mut Vec<String>,
+) -> HistogramFigure {
+    let groups = group(scenario, chart, summaries);
+    let series = series_counts(scenario, chart, groups, tallies, notes)
+        .into_iter()
+        .map(|(name, bars)| {
+            let total: u64 = bars.iter().map(|(_, c)| c).sum();
+            let shares = bars
+                .into_iter()
+                .map(|(v, c)| (v, 100.0 * c as f64 / total as f64))
+                .collect();
+            (name, shares)
+        })
+        .collect();
     HistogramFigure {
         x_label: metrics::label(&chart.metric),
         series,
+    }
+}
+
+/// The survival of a whole-number quantity from its counts `(value, count)`: for N = 0, 1, 2, ... up to
+/// the largest value counted, the share of the values above N, S(N) = P(X > N), as a probability with its
+/// Wilson score interval at `z` (k the values above N, n all the values counted). No value, no point.
+pub fn survival(counts: &[(i64, u64)], z: f64) -> Vec<(i64, Estimate)> {
+    let n: u64 = counts.iter().map(|(_, c)| c).sum();
+    let Some(largest) = counts.iter().filter(|(_, c)| *c > 0).map(|(v, _)| *v).max() else {
+        return Vec::new();
+    };
+    (0..=largest.max(0))
+        .map(|at| {
+            let above: u64 = counts.iter().filter(|(v, _)| *v > at).map(|(_, c)| c).sum();
+            (at, interval::proportion(above, n, z))
+        })
+        .collect()
+}
+
+/// A survival chart: for each series, the share of its trials with the quantity still above N rounds, in
+/// percent, with its band; the axis and notes as a line chart of a probability has them, and the trials
+/// each curve rests on.
+fn survival_lines(
+    scenario: &Scenario,
+    chart: &Chart,
+    summaries: &[PointSummary<'_>],
+    tallies: &[Option<Tally>],
+    notes: &mut Vec<String>,
+) -> LineFigure {
+    let name = metrics::name(&chart.metric);
+    let groups = group(scenario, chart, summaries);
+    let mut unsaid = Vec::new();
+    unreported(&groups, &chart.metric, &mut unsaid, |p| {
+        metrics::distribution_metrics(p.action).any(|m| m == chart.metric)
+    });
+    // Series whose action reports the quantity, and which ran, yet never saw it (no knockout at all).
+    let unseen: Vec<String> = groups
+        .iter()
+        .filter(|(_, members)| {
+            members.iter().any(|(_, p)| {
+                p.result.is_ok()
+                    && metrics::distribution_metrics(p.action).any(|m| m == chart.metric)
+            })
+        })
+        .map(|(series, _)| series.clone())
+        .collect();
+    let counted = series_counts(scenario, chart, groups, tallies, notes);
+    for series in unseen {
+        if !counted.iter().any(|(s, _)| *s == series) {
+            unsaid.push(format!("Not drawn: {series}, whose trials have no {name}."));
+        }
+    }
+    let z = z_for(scenario.confidence);
+    let rested: Vec<String> = counted
+        .iter()
+        .map(|(series, counts)| {
+            let n = thousands(counts.iter().map(|(_, c)| c).sum());
+            match counted.len() {
+                1 => n,
+                _ => format!("{series} {n}"),
+            }
+        })
+        .collect();
+    let series: Vec<Series> = counted
+        .into_iter()
+        .map(|(series, counts)| Series {
+            name: series,
+            points: survival(&counts, z)
+                .into_iter()
+                .filter_map(|(at, e)| {
+                    Some(LinePoint {
+                        x: at as f64,
+                        y: e.estimate? * 100.0,
+                        low: e.ci_low.map(|v| v * 100.0),
+                        high: e.ci_high.map(|v| v * 100.0),
+                    })
+                })
+                .collect(),
+            exact: Vec::new(),
+            ineligible: Vec::new(),
+        })
+        .collect();
+    let (y_range, axis_notes) = y_axis(chart, &series, true);
+    notes.splice(1..1, axis_notes);
+    if !rested.is_empty() {
+        notes.push(format!("Trials with a {name}: {}.", rested.join("; ")));
+    }
+    notes.extend(unsaid);
+    LineFigure {
+        x_label: "N (rounds)".to_string(),
+        y_label: format!("{name} above N (%)"),
+        percent: true,
+        x_categories: None,
+        y_range,
+        y_log: false,
+        series,
+        horizontal: Vec::new(),
+        marked: Vec::new(),
     }
 }
 
@@ -1224,6 +1358,128 @@ mod tests {
         assert_eq!(
             diff.y_label,
             "mugging minus sap: knockout chance (percentage points)"
+        );
+    }
+
+    #[test]
+    fn survival_counts_the_values_above_each_n_with_a_wilson_band() {
+        let z = z_for(0.95);
+        // Four values: 2, 3, 3, 5.
+        let s = survival(&[(2, 1), (3, 2), (5, 1)], z);
+        let at: Vec<i64> = s.iter().map(|(n, _)| *n).collect();
+        assert_eq!(at, [0, 1, 2, 3, 4, 5]);
+        let shares: Vec<f64> = s.iter().map(|(_, e)| e.estimate.unwrap()).collect();
+        assert_eq!(shares, [1.0, 1.0, 0.75, 0.25, 0.25, 0.0]);
+        assert!(s.iter().all(|(_, e)| e.trials == 4));
+        // 3 of 4 at 95%: the Wilson score interval (0.3006, 0.9544), not the normal one (0.33, 1.17).
+        let three = s[2].1;
+        assert!((three.ci_low.unwrap() - 0.30064).abs() < 1e-4, "{three:?}");
+        assert!((three.ci_high.unwrap() - 0.95442).abs() < 1e-4, "{three:?}");
+        // All or none: the band reaches the end it sits on.
+        assert_eq!((s[0].1.ci_high, s[5].1.ci_low), (Some(1.0), Some(0.0)));
+        assert!(s[0].1.ci_low.unwrap() < 1.0 && s[5].1.ci_high.unwrap() > 0.0);
+        // A wider confidence, a wider band.
+        let wide = survival(&[(2, 1), (3, 2), (5, 1)], z_for(0.99));
+        assert!(wide[2].1.ci_low.unwrap() < three.ci_low.unwrap());
+        // Values in any order, a value of 0, and zero counts, which are no values.
+        let s = survival(&[(1, 3), (0, 1), (4, 0)], z);
+        let shares: Vec<(i64, f64)> = s.iter().map(|(n, e)| (*n, e.estimate.unwrap())).collect();
+        assert_eq!(shares, [(0, 0.75), (1, 0.0)]);
+    }
+
+    #[test]
+    fn an_empty_series_has_no_survival() {
+        let z = z_for(0.95);
+        assert!(survival(&[], z).is_empty());
+        assert!(survival(&[(3, 0)], z).is_empty());
+    }
+
+    const SURVIVAL: &str = "title = \"Out cold\"\naction = \"mug\"\ntrials = 3000\nseed = 11\n[attacker]\nclass = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"\n[victim]\nmonster = \"ogre\"\naware = false\n[[variant]]\nname = \"mugging\"\n[[variant]]\nname = \"strike\"\naction = \"strike\"\nattacker = { weapon = \"dagger\" }\n[[chart]]\nkind = \"survival\"\n";
+
+    #[test]
+    fn a_survival_chart_draws_one_curve_per_series_from_the_distribution() {
+        let s = Scenario::parse("out.toml", "out", SURVIVAL.as_bytes()).unwrap();
+        let f = figures(&s, 3000);
+        let out = chart(&f, "ko_rounds");
+        let l = lines(out);
+        assert_eq!(
+            (l.x_label.as_str(), l.y_label.as_str()),
+            ("N (rounds)", "knockout length above N (%)")
+        );
+        assert_eq!(
+            (l.y_range, l.percent, l.y_log),
+            (Some((0.0, 100.0)), true, false)
+        );
+        // The strike has no knockout: said, not drawn.
+        assert_eq!(out.series_names(), ["mugging"]);
+        assert!(
+            out.notes.contains(
+                &"Not drawn: strike, whose action (strike) reports no knockout length.".to_string()
+            ),
+            "{:?}",
+            out.notes
+        );
+        assert!(
+            out.notes[0].contains("bands: 95% Wilson score intervals of that share"),
+            "{}",
+            out.notes[0]
+        );
+        assert!(out.notes[0].contains("above N rounds"), "{}", out.notes[0]);
+        // 2d8: never below 2, never above 16; the curve falls from 100% to 0%.
+        let curve = &l.series[0].points;
+        assert_eq!((curve[0].x, curve[0].y, curve[1].y), (0.0, 100.0, 100.0));
+        assert_eq!(curve.last().unwrap().y, 0.0);
+        assert!(curve.len() <= 17);
+        assert!(
+            curve
+                .windows(2)
+                .all(|w| w[1].y <= w[0].y && w[1].x == w[0].x + 1.0)
+        );
+        assert!(
+            curve
+                .iter()
+                .all(|p| p.low.unwrap() <= p.y && p.y <= p.high.unwrap())
+        );
+        // The curve is the histogram's counts read another way: the trials it rests on are the knockouts.
+        let results = study::run(&s, 3000, &|_| {});
+        let counts: Vec<(i64, u64)> =
+            metrics::distributions(s.points[0].action, results.tallies[0].as_ref().unwrap())
+                .find(|(m, _)| *m == "ko_rounds")
+                .unwrap()
+                .1
+                .iter()
+                .collect();
+        let knockouts: u64 = counts.iter().map(|(_, c)| c).sum();
+        assert!(
+            out.notes.contains(&format!(
+                "Trials with a knockout length: {}.",
+                thousands(knockouts)
+            )),
+            "{:?}",
+            out.notes
+        );
+        assert_eq!(
+            curve[5].y,
+            100.0 * survival(&counts, z_for(0.95))[5].1.estimate.unwrap()
+        );
+    }
+
+    #[test]
+    fn a_series_that_never_sees_the_quantity_is_said() {
+        // Armor class -20 and no natural 20: the mugging never hits, so no knockout ever lasts.
+        let text = SURVIVAL.replace("trials = 3000", "trials = 50").replace(
+            "monster = \"ogre\"\naware = false",
+            "class = \"fighter\"\nac = -10\nmagic_ac = 10\naware = false",
+        ) + "[rules]\nnatural_20_hits = false\n";
+        let s = Scenario::parse("none.toml", "none", text.as_bytes()).unwrap();
+        let f = figures(&s, 50);
+        let none = chart(&f, "ko_rounds");
+        assert!(lines(none).series.is_empty());
+        assert!(
+            none.notes
+                .contains(&"Not drawn: mugging, whose trials have no knockout length.".to_string()),
+            "{:?}",
+            none.notes
         );
     }
 

@@ -73,7 +73,10 @@ impl Action {
     /// The `[action_options]` keys this action reads; any other is an error.
     pub fn options_used(self) -> &'static [&'static str] {
         match self {
-            Action::Mug | Action::Sap | Action::Strike | Action::GrabObject => &[],
+            // A knockout's length against the rounds it takes to tie him (docs/rules.md §6 "After the
+            // blow").
+            Action::Mug | Action::Sap => &["bind_rounds"],
+            Action::Strike | Action::GrabObject => &[],
             Action::GrabPerson | Action::GrabMonster => &["hands"],
             // A bare-handed subduer fights with a style, since fists are not held back.
             Action::Brawl | Action::Subdue => &[
@@ -172,8 +175,12 @@ impl Prepared {
     ) -> Result<Prepared, Ineligible> {
         let hands = action_options.hands;
         Ok(match action {
-            Action::Mug => Prepared::Mug(Mugging::prepare(m, options)?),
-            Action::Sap => Prepared::Sap(Sap::prepare(m, options)?),
+            Action::Mug => Prepared::Mug(
+                Mugging::prepare(m, options)?.with_bind_rounds(action_options.bind_rounds),
+            ),
+            Action::Sap => Prepared::Sap(
+                Sap::prepare(m, options)?.with_bind_rounds(action_options.bind_rounds),
+            ),
             Action::Strike => Prepared::Strike(Strike::prepare(m, options)?),
             Action::GrabObject => Prepared::GrabObject(GrabObject::prepare(m, options)?),
             Action::GrabPerson => Prepared::GrabPerson(GrabHold::person(m, options, hands)?),

@@ -86,7 +86,11 @@ impl HitPoints {
     /// [`Roller::region`](crate::dice::Roller::region) says. Rolled hit points are at least 1, so a cut
     /// below 1 is always exceeded.
     #[inline]
-    pub fn region<R: crate::dice::Roller + ?Sized>(&self, cuts: [i32; 2], rng: &mut R) -> usize {
+    pub fn region<R: crate::dice::Roller + ?Sized, const N: usize>(
+        &self,
+        cuts: [i32; N],
+        rng: &mut R,
+    ) -> usize {
         match self {
             HitPoints::Fixed(n) => cuts.iter().filter(|&&cut| *n > cut).count(),
             HitPoints::Rolled(dice) => {
@@ -98,10 +102,16 @@ impl HitPoints {
     /// The paths of [`HitPoints::region`] with two cuts: none for fixed hit points, a region of three
     /// for rolled ones.
     pub fn paths(&self) -> crate::dice::Paths {
+        self.paths_cut(2)
+    }
+
+    /// The paths of [`HitPoints::region`] with `cuts` cuts: none for fixed hit points, a region of one
+    /// more for rolled ones.
+    pub fn paths_cut(&self, cuts: usize) -> crate::dice::Paths {
         match self {
             HitPoints::Fixed(_) => crate::dice::Paths::END,
             HitPoints::Rolled(dice) => {
-                crate::dice::Paths::region(dice, 3, |_| crate::dice::Paths::END)
+                crate::dice::Paths::region(dice, cuts + 1, |_| crate::dice::Paths::END)
             }
         }
     }

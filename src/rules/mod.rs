@@ -208,6 +208,33 @@ impl Vitals {
         self.hp.paths()
     }
 
+    /// [`Vitals::wound`], and whether a victim the blow dropped is lifted back to 1 hit point by `heals`
+    /// heals of his temporary damage (docs/rules.md §6 "After the blow"): a third cut between the two, so
+    /// the exact count walks four branches. He wakes within them when `hp > total − heals`, and never while
+    /// real damage alone keeps him down (`hp ≤ real`).
+    #[inline]
+    pub fn wound_healed<R: crate::dice::Roller + ?Sized>(
+        &self,
+        damage: Damage,
+        heals: u32,
+        rng: &mut R,
+    ) -> (Wound, bool) {
+        let killed_at = damage.real as i32 + self.death_at;
+        let total = damage.total as i32;
+        let wakes_above = (total - heals as i32).max(damage.real as i32);
+        let region = self.hp.region([killed_at, wakes_above, total], rng);
+        let wound = Wound {
+            killed: region == 0,
+            down: region <= 2,
+        };
+        (wound, region == 2)
+    }
+
+    /// The paths of [`Vitals::wound_healed`] for the exact count.
+    pub fn paths_healed(&self) -> crate::dice::Paths {
+        self.hp.paths_cut(3)
+    }
+
     /// The paths of [`Vitals::wound`] followed by `standing` where the blow leaves him on his feet (the
     /// region above both cuts). Fixed hit points are no branch: `standing` is counted, at most what is
     /// walked.

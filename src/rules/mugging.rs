@@ -24,6 +24,8 @@ pub struct Mugging {
     pub save: SavingThrow,
     /// How long a knockout lasts.
     pub ko_rounds: Dice,
+    /// Rounds the thief needs to tie his victim up (`bind_rounds`; 0: at once).
+    pub bind_rounds: u32,
 }
 
 /// One mugging attempt.
@@ -33,6 +35,9 @@ pub struct MugOutcome {
     pub hit: bool,
     /// Knocked out, for this many rounds.
     pub ko_rounds: Option<u32>,
+    /// Knocked out, and awake again before the thief had him tied: the knockout lasted fewer rounds than
+    /// `bind_rounds` (docs/rules.md §6 "After the blow").
+    pub woke_before_bound: bool,
 }
 
 /// Whether the thief may mug this victim at all: eligible for a backstab (a thief, behind an unaware victim
@@ -118,7 +123,16 @@ impl Mugging {
             attack,
             save: SavingThrow::new(save_needed(m, options), options),
             ko_rounds: options.mug_ko_rounds,
+            bind_rounds: 0,
         })
+    }
+
+    /// The mugging with the rounds the thief needs to tie up his knocked-out victim.
+    pub fn with_bind_rounds(self, bind_rounds: u32) -> Mugging {
+        Mugging {
+            bind_rounds,
+            ..self
+        }
     }
 
     /// The paths of [`Mugging::resolve`] for the exact count.
@@ -144,6 +158,7 @@ impl Mugging {
             return MugOutcome {
                 hit: false,
                 ko_rounds: None,
+                woke_before_bound: false,
             };
         }
         let ko_rounds = if self.save.roll(rng) {
@@ -154,6 +169,7 @@ impl Mugging {
         MugOutcome {
             hit: true,
             ko_rounds,
+            woke_before_bound: ko_rounds.is_some_and(|k| k < self.bind_rounds),
         }
     }
 }
@@ -161,12 +177,14 @@ impl Mugging {
 // The tally of a mugging.
 const HIT: Counter = Counter(0);
 const KNOCKOUT: Counter = Counter(1);
+const WOKE_BEFORE_BOUND: Counter = Counter(2);
 const KO_ROUNDS: Hist = Hist(0);
 
 /// A mugging's summary metrics, headline first (docs/scenarios.md "Metrics").
 pub const METRICS: Metrics = &[
     ("p_knockout", Source::Count(KNOCKOUT)),
     ("p_hit", Source::Count(HIT)),
+    ("p_woke_before_bound", Source::Count(WOKE_BEFORE_BOUND)),
     ("ko_rounds", Source::Mean(KO_ROUNDS)),
     ("save_needed", Source::SaveNeeded),
     ("roll_needed", Source::RollNeeded),
@@ -179,6 +197,7 @@ impl Record for MugOutcome {
     #[inline]
     fn record<S: Sink>(&self, s: &mut S) {
         s.count(HIT, self.hit);
+        s.count(WOKE_BEFORE_BOUND, self.woke_before_bound);
         if let Some(rounds) = self.ko_rounds {
             s.count(KNOCKOUT, true);
             s.observe(KO_ROUNDS, i64::from(rounds));
@@ -473,7 +492,8 @@ mod tests {
             mug.resolve(&mut dice),
             MugOutcome {
                 hit: false,
-                ko_rounds: None
+                ko_rounds: None,
+                woke_before_bound: false
             }
         );
         assert_eq!(dice.requests(), &[20]);
@@ -487,7 +507,8 @@ mod tests {
             out,
             MugOutcome {
                 hit: true,
-                ko_rounds: None
+                ko_rounds: None,
+                woke_before_bound: false
             }
         );
     }
@@ -500,7 +521,8 @@ mod tests {
             out,
             MugOutcome {
                 hit: true,
-                ko_rounds: Some(11)
+                ko_rounds: Some(11),
+                woke_before_bound: false
             }
         );
         assert_eq!(dice.requests(), &[20, 20, 8, 8]);
@@ -512,6 +534,15 @@ mod tests {
         let mug = Mugging::prepare(&m, &RuleOptions::default()).unwrap();
         let mut dice = Scripted::new([1, 4, 4]);
         assert_eq!(mug.resolve(&mut dice).ko_rounds, Some(8));
+        // Knocked out for 8 rounds: awake before a binding of 9 rounds, not before one of 8 (docs/rules.md
+        // §6 "After the blow").
+        for (bind, woke) in [(0, false), (8, false), (9, true)] {
+            let out = mug
+                .clone()
+                .with_bind_rounds(bind)
+                .resolve(&mut Scripted::new([1, 4, 4]));
+            assert_eq!(out.woke_before_bound, woke, "bind {bind}");
+        }
         assert_eq!(dice.requests(), &[20, 8, 8]);
     }
 }

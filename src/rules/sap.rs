@@ -97,6 +97,10 @@ pub struct Sap {
     pub vitals: Vitals,
     /// The victim sleeps or is held as the sap lands (and may sleep on).
     pub sleeper: bool,
+    /// Rounds the sapper needs to tie his victim up (`bind_rounds`; 0: at once).
+    pub bind_rounds: u32,
+    /// Temporary damage heals a point every this many rounds.
+    pub temp_heal_rounds: u32,
 }
 
 /// One sap.
@@ -115,6 +119,8 @@ pub struct SapOutcome {
     pub sleeper: bool,
     /// What the damage did to his hit points (nothing on a miss).
     pub wound: Wound,
+    /// Out and alive, and awake again before the sapper had him tied (docs/rules.md §6 "After the blow").
+    pub woke_before_bound: bool,
 }
 
 impl SapOutcome {
@@ -206,7 +212,17 @@ impl Sap {
             rounding: options.rounding,
             vitals: Vitals::of(m, options),
             sleeper: victim.state.is_helpless(),
+            bind_rounds: 0,
+            temp_heal_rounds: options.temp_heal_rounds,
         })
+    }
+
+    /// The sap with the rounds the sapper needs to tie up his fallen victim.
+    pub fn with_bind_rounds(self, bind_rounds: u32) -> Sap {
+        Sap {
+            bind_rounds,
+            ..self
+        }
     }
 
     /// One sap: the attack, the damage (at least 1), the knockout d100, the knockout's length, then the
@@ -214,9 +230,22 @@ impl Sap {
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> SapOutcome {
         let mut out = self.blow(rng);
-        if out.hit {
-            out.wound = self.vitals.wound(out.damage, rng);
+        if !out.hit {
+            return out;
         }
+        if self.bind_rounds == 0 {
+            out.wound = self.vitals.wound(out.damage, rng);
+            return out;
+        }
+        // His clock starts with the sap: heal `n` comes `n × temp_heal_rounds` rounds on, and he wakes
+        // before he is tied when that is fewer than `bind_rounds` (as a fight's loser does), so the heals
+        // that count are the first `(bind_rounds − 1) / temp_heal_rounds`.
+        let heals = (self.bind_rounds - 1) / self.temp_heal_rounds;
+        let (wound, healed) = self.vitals.wound_healed(out.damage, heals, rng);
+        out.wound = wound;
+        let knockout_over = out.ko_rounds.is_none_or(|k| k < self.bind_rounds);
+        let wound_over = !wound.down || healed;
+        out.woke_before_bound = out.out() && !wound.killed && knockout_over && wound_over;
         out
     }
 
@@ -231,9 +260,12 @@ impl Sap {
                 Some(true) => Paths::roll(&self.ko_rounds),
                 Some(false) | None => Paths::END,
             });
-            Paths::roll(&self.damage)
-                .then(knockout)
-                .then(self.vitals.paths())
+            let vitals = if self.bind_rounds == 0 {
+                self.vitals.paths()
+            } else {
+                self.vitals.paths_healed()
+            };
+            Paths::roll(&self.damage).then(knockout).then(vitals)
         })
     }
 
@@ -249,6 +281,7 @@ impl Sap {
                 woke: false,
                 sleeper: self.sleeper,
                 wound: Wound::default(),
+                woke_before_bound: false,
             };
         }
         let total = sap_total(self.damage.roll(rng) + self.damage_bonus);
@@ -261,6 +294,7 @@ impl Sap {
             woke: knockout == Some(false),
             sleeper: self.sleeper,
             wound: Wound::default(),
+            woke_before_bound: false,
         }
     }
 }
@@ -271,6 +305,7 @@ const WOKE: Counter = Counter(2);
 const OUT: Counter = Counter(5);
 const SLEEPS_ON: Counter = Counter(6);
 const SILENT: Counter = Counter(7);
+const WOKE_BEFORE_BOUND: Counter = Counter(8);
 const KO_ROUNDS: Hist = Hist(1);
 
 /// A sap's summary metrics, headline first (docs/scenarios.md "Metrics").
@@ -283,6 +318,7 @@ pub const METRICS: Metrics = &[
     ("p_silent", Source::Count(SILENT)),
     ("p_down", Source::Count(DOWN)),
     ("p_killed", Source::Count(KILLED)),
+    ("p_woke_before_bound", Source::Count(WOKE_BEFORE_BOUND)),
     ("damage", Source::Mean(DAMAGE)),
     ("damage_real", Source::RealPart(DAMAGE)),
     ("damage_temporary", Source::TemporaryPart(DAMAGE)),
@@ -303,6 +339,7 @@ impl Record for SapOutcome {
         s.count(SLEEPS_ON, self.sleeps_on());
         s.count(SILENT, self.silent());
         s.count(OUT, self.out());
+        s.count(WOKE_BEFORE_BOUND, self.woke_before_bound);
         if let Some(rounds) = self.ko_rounds {
             s.count(KNOCKOUT, true);
             s.observe(KO_ROUNDS, i64::from(rounds));
@@ -481,9 +518,43 @@ mod tests {
                 woke: false,
                 sleeper: false,
                 wound: Wound::default(),
+                woke_before_bound: false,
             }
         );
         assert_eq!(dice.requests(), &[20, 6, 100, 8, 8]);
+    }
+
+    /// "Taken means tied before he wakes" (docs/rules.md §6 "After the blow"): a knockout of 9 rounds
+    /// outlasts a binding of 9 rounds but not one of 10; a victim of 5 hit points dropped by 6 points
+    /// (1 real) needs two heals, 10 rounds, so he wakes first only when the binding takes 11 rounds or more.
+    #[test]
+    fn a_sapped_victim_wakes_before_he_is_tied_when_his_clock_is_shorter_than_the_binding() {
+        let bound = |victim: &str, bind: u32, faces: &[u32]| {
+            sap(victim, &RuleOptions::default())
+                .with_bind_rounds(bind)
+                .resolve(&mut Scripted::new(faces.iter().copied()))
+        };
+        let knockout = [17, 5, 30, 2, 7];
+        assert!(!bound(GUARD, 9, &knockout).woke_before_bound);
+        assert!(bound(GUARD, 10, &knockout).woke_before_bound);
+        assert!(!bound(GUARD, 0, &knockout).woke_before_bound);
+        let frail = "class = \"fighter\"\nlevel = 1\nac = 6\nhp = 5";
+        let dropped = [17, 5, 99];
+        let out = bound(frail, 10, &dropped);
+        assert!(out.wound.down && !out.wound.killed && out.ko_rounds.is_none());
+        assert!(!out.woke_before_bound);
+        assert!(bound(frail, 11, &dropped).woke_before_bound);
+        // One hit point less: 1 real of 4 is all he has; dead, he never wakes.
+        let out = bound(
+            "class = \"fighter\"\nlevel = 1\nac = 6\nhp = 1",
+            50,
+            &dropped,
+        );
+        assert!(out.wound.killed && !out.woke_before_bound);
+        // A knockout and a drop together: both clocks must run out (9 rounds, and 10).
+        let both = [17, 5, 30, 2, 7];
+        assert!(!bound(frail, 10, &both).woke_before_bound);
+        assert!(bound(frail, 11, &both).woke_before_bound);
     }
 
     #[test]

@@ -260,7 +260,7 @@ pub const DEFINITIONS: &[Definition] = &[
         metric: "p_woke_before_bound",
         name: "woke before he was tied",
         unit: Unit::Percent,
-        meaning: "the attacker won over a living victim whose clock ran out before the winner's `bind_rounds` had him tied (`rounds_out` < `bind_rounds`; 0 with `bind_rounds = 0`); `p_taken_alive` leaves these out",
+        meaning: "out and alive, and awake again before the `bind_rounds` it takes to tie him are over (0 with `bind_rounds = 0`). A fight: the attacker won and the victim's clock ran out first (`rounds_out` < `bind_rounds`); `p_taken_alive` leaves these out. A mugging or a sap: the knockout lasted fewer rounds than the binding, and a victim the sap's damage dropped was healed to 1 hit point before it ended (a heal every `temp_heal_rounds`)",
     },
     Definition {
         metric: "rounds_out",
@@ -509,6 +509,7 @@ mod tests {
             [
                 "p_knockout",
                 "p_hit",
+                "p_woke_before_bound",
                 "ko_rounds",
                 "save_needed",
                 "roll_needed"
@@ -525,6 +526,7 @@ mod tests {
                 "p_silent",
                 "p_down",
                 "p_killed",
+                "p_woke_before_bound",
                 "damage",
                 "damage_real",
                 "damage_temporary",
@@ -638,11 +640,12 @@ mod tests {
         let s = summarize(&p, Action::Mug, &t, 0.95);
         assert_eq!(s[0].metric, "p_knockout");
         assert_eq!(s[0].value.estimate, Some(1.0 / 3.0));
-        assert_eq!(s[2].value.estimate, Some(7.0));
-        assert_eq!(s[3].value.estimate, Some(17.0));
+        assert_eq!(s[2].value.estimate, Some(0.0));
+        assert_eq!(s[3].value.estimate, Some(7.0));
+        assert_eq!(s[4].value.estimate, Some(17.0));
         // THAC0 16 against the ogre's AC 5, +4: needs 7.
         assert_eq!(
-            (s[4].metric, s[4].value.estimate),
+            (s[5].metric, s[5].value.estimate),
             ("roll_needed", Some(7.0))
         );
     }

@@ -855,6 +855,7 @@ mod tests {
                 ("p_out", "p_knockout"),
                 ("p_knockout", "p_knockout"),
                 ("p_hit", "p_hit"),
+                ("p_woke_before_bound", "p_woke_before_bound"),
                 ("ko_rounds", "ko_rounds"),
                 ("roll_needed", "roll_needed")
             ]

@@ -118,3 +118,42 @@ fn binding_at_once_leaves_the_fights_as_they_were_and_a_longer_one_loses_the_wok
         "a binding of 6 rounds loses some victims: {woke}"
     );
 }
+
+/// The single knockouts read `bind_rounds` through the command line: a sap that drops or knocks out a
+/// fighter of 1d8 hit points, tied in 11 rounds, counts some victims awake first; a strike, which knocks
+/// nobody out, refuses the option with exit code 2 and the place it was written.
+#[test]
+fn a_sap_reads_the_binding_and_a_strike_refuses_it() {
+    let scratch = Scratch::new("after_the_blow_single");
+    let text = "action = \"sap\"\ntrials = 20000\nseed = 5\n\
+        [attacker]\nclass = \"fighter\"\nlevel = 5\nstrength = \"18\"\nweapon = \"club\"\n\
+        [victim]\nclass = \"fighter\"\nhp = \"1d8\"\n\
+        [action_options]\nbind_rounds = 11\n";
+    let file = scratch.write("sap.toml", text);
+    let out = scratch.out();
+    let o = subdual([
+        "run".as_ref(),
+        file.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--quiet".as_ref(),
+        "--no-charts".as_ref(),
+    ]);
+    assert_success(&o);
+    let s = Csv::read(&out.join("sap").join("summary.csv"));
+    let row = s
+        .rows
+        .iter()
+        .find(|r| r[s.col("metric")] == "p_woke_before_bound")
+        .expect("the sap reports p_woke_before_bound");
+    let woke: f64 = row[s.col("estimate")].parse().unwrap();
+    assert!(woke > 0.01, "{woke}");
+    let strike = scratch.write("strike.toml", text.replace("\"sap\"", "\"strike\""));
+    let o = subdual(["check".as_ref(), strike.as_os_str()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("strike.toml:13:") && err.contains("bind_rounds"),
+        "{err}"
+    );
+}

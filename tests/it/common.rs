@@ -242,6 +242,7 @@ pub fn summary_metrics(action: &str) -> &'static [&'static str] {
         "mug" => &[
             "p_knockout",
             "p_hit",
+            "p_woke_before_bound",
             "ko_rounds",
             "save_needed",
             "roll_needed",
@@ -255,6 +256,7 @@ pub fn summary_metrics(action: &str) -> &'static [&'static str] {
             "p_silent",
             "p_down",
             "p_killed",
+            "p_woke_before_bound",
             "damage",
             "damage_real",
             "damage_temporary",

@@ -154,8 +154,8 @@ fn snapshot_files_follow_the_csv_contract() {
     );
     let points = check_summary(&summary, "mug", Some(&["victim.monster"]), "snapshot");
     assert_eq!(points, 4);
-    // Three eligible points × 5 metrics + one ineligible row.
-    assert_eq!(summary.rows.len(), 3 * 5 + 1);
+    // Three eligible points × 6 metrics + one ineligible row.
+    assert_eq!(summary.rows.len(), 3 * 6 + 1);
 
     let ineligible: Vec<&Vec<String>> = summary
         .rows

@@ -16,13 +16,9 @@ const FIGHTS: &str = "title = \"pin\"\naction = \"subdue\"\ntrials = 3000\nseed 
     [[variant]]\nname = \"sap style\"\naction = \"brawl\"\naction_options = { style = \"sap\"BIND }\n\
     [[variant]]\nname = \"punch\"\naction = \"brawl\"\naction_options = { style = \"punch\"BIND }\n";
 
-/// `(variant, level, metric) → estimate` of the study with `bind` (e.g. `, bind_rounds = 6`).
-fn estimates(
-    scratch: &Scratch,
-    bind: &str,
-) -> std::collections::BTreeMap<(String, String, String), f64> {
-    let name = format!("bind{}", bind.len());
-    let file = scratch.write(&format!("{name}.toml"), FIGHTS.replace("BIND", bind));
+/// Runs `text` as `name.toml` through the binary (no charts) and reads its summary.csv.
+fn summary_of(scratch: &Scratch, name: &str, text: &str) -> Csv {
+    let file = scratch.write(&format!("{name}.toml"), text);
     let out = scratch.out();
     let o = subdual([
         "run".as_ref(),
@@ -33,7 +29,16 @@ fn estimates(
         "--no-charts".as_ref(),
     ]);
     assert_success(&o);
-    let s = Csv::read(&out.join(&name).join("summary.csv"));
+    Csv::read(&out.join(name).join("summary.csv"))
+}
+
+/// `(variant, level, metric) → estimate` of the study with `bind` (e.g. `, bind_rounds = 6`).
+fn estimates(
+    scratch: &Scratch,
+    bind: &str,
+) -> std::collections::BTreeMap<(String, String, String), f64> {
+    let name = format!("bind{}", bind.len());
+    let s = summary_of(scratch, &name, &FIGHTS.replace("BIND", bind));
     let (v, l, m, e) = (
         s.col("variant"),
         s.col("attacker.level"),
@@ -129,18 +134,7 @@ fn a_sap_reads_the_binding_and_a_strike_refuses_it() {
         [attacker]\nclass = \"fighter\"\nlevel = 5\nstrength = \"18\"\nweapon = \"club\"\n\
         [victim]\nclass = \"fighter\"\nhp = \"1d8\"\n\
         [action_options]\nbind_rounds = 11\n";
-    let file = scratch.write("sap.toml", text);
-    let out = scratch.out();
-    let o = subdual([
-        "run".as_ref(),
-        file.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-        "--quiet".as_ref(),
-        "--no-charts".as_ref(),
-    ]);
-    assert_success(&o);
-    let s = Csv::read(&out.join("sap").join("summary.csv"));
+    let s = summary_of(&scratch, "sap", text);
     let row = s
         .rows
         .iter()

@@ -101,6 +101,10 @@ pub struct Sap {
     pub bind_rounds: u32,
     /// Temporary damage heals a point every this many rounds.
     pub temp_heal_rounds: u32,
+    /// The heals of temporary damage that come before he is tied (`(bind_rounds − 1) / temp_heal_rounds`,
+    /// folded once per point): heal `n` comes `n × temp_heal_rounds` rounds after the sap, and he wakes
+    /// first when that is fewer than `bind_rounds`, as a fight's loser does.
+    pub heals_before_bound: u32,
 }
 
 /// One sap.
@@ -214,6 +218,7 @@ impl Sap {
             sleeper: victim.state.is_helpless(),
             bind_rounds: 0,
             temp_heal_rounds: options.temp_heal_rounds,
+            heals_before_bound: 0,
         })
     }
 
@@ -221,6 +226,7 @@ impl Sap {
     pub fn with_bind_rounds(self, bind_rounds: u32) -> Sap {
         Sap {
             bind_rounds,
+            heals_before_bound: bind_rounds.saturating_sub(1) / self.temp_heal_rounds,
             ..self
         }
     }
@@ -237,11 +243,9 @@ impl Sap {
             out.wound = self.vitals.wound(out.damage, rng);
             return out;
         }
-        // His clock starts with the sap: heal `n` comes `n × temp_heal_rounds` rounds on, and he wakes
-        // before he is tied when that is fewer than `bind_rounds` (as a fight's loser does), so the heals
-        // that count are the first `(bind_rounds − 1) / temp_heal_rounds`.
-        let heals = (self.bind_rounds - 1) / self.temp_heal_rounds;
-        let (wound, healed) = self.vitals.wound_healed(out.damage, heals, rng);
+        let (wound, healed) = self
+            .vitals
+            .wound_healed(out.damage, self.heals_before_bound, rng);
         out.wound = wound;
         let knockout_over = out.ko_rounds.is_none_or(|k| k < self.bind_rounds);
         let wound_over = !wound.down || healed;

@@ -20,15 +20,7 @@ const FIGHTS: &str = "title = \"pin\"\naction = \"subdue\"\ntrials = 3000\nseed 
 fn summary_of(scratch: &Scratch, name: &str, text: &str) -> Csv {
     let file = scratch.write(&format!("{name}.toml"), text);
     let out = scratch.out();
-    let o = subdual([
-        "run".as_ref(),
-        file.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-        "--quiet".as_ref(),
-        "--no-charts".as_ref(),
-    ]);
-    assert_success(&o);
+    assert_success(&run_quiet(&file, &out, &["--no-charts"]));
     Csv::read(&out.join(name).join("summary.csv"))
 }
 

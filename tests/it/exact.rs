@@ -286,13 +286,7 @@ fn a_saps_wake_sleep_and_silence_partition_its_outcomes_on_the_shipped_sentry() 
         .filter(|p| p.action == subdual::rules::action::Action::Sap)
     {
         let truth = exact(point.prepared.as_ref().unwrap(), point.action).unwrap();
-        let value = |metric: &str| {
-            truth
-                .iter()
-                .find(|m| m.metric == metric)
-                .and_then(|m| m.exact)
-                .unwrap()
-        };
+        let value = |metric: &str| exact_value(&truth, metric);
         let (out, wake, on, silent) = (
             value("p_out"),
             value("p_wake"),

@@ -8,6 +8,7 @@ use std::fmt;
 use serde::Deserialize;
 
 use crate::rules::combatant::State;
+use crate::rules::fight::gang::{GangPlan, Sides};
 use crate::rules::fight::{FightKind, FightPlan, Intent, Opening, Style, Then};
 use crate::rules::grab::{GrabHold, GrabObject, Hands};
 use crate::rules::maneuver::{Maneuver, with_maneuver};
@@ -36,6 +37,16 @@ pub enum Action {
     Brawl,
     /// A fight to bring the victim down alive.
     Subdue,
+    /// A brawl with several combatants on a side (written `brawl`; docs/rules.md §6 "Several combatants a
+    /// side"). Chosen by the scenario when some point has a side of several, so that every point of the study
+    /// fights by the same round and reports the same metrics.
+    #[serde(skip)]
+    #[schemars(skip)]
+    GangBrawl,
+    /// A subdual fight with several combatants on a side (written `subdue`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    GangSubdue,
 }
 
 impl Action {
@@ -51,6 +62,20 @@ impl Action {
         Action::Subdue,
     ];
 
+    /// Every action the engine runs: those a file names, and the fights of sides of several they become.
+    pub const EVERY: [Action; 10] = [
+        Action::Mug,
+        Action::Sap,
+        Action::Strike,
+        Action::GrabObject,
+        Action::GrabPerson,
+        Action::GrabMonster,
+        Action::Brawl,
+        Action::Subdue,
+        Action::GangBrawl,
+        Action::GangSubdue,
+    ];
+
     /// The name a scenario uses.
     pub fn name(self) -> &'static str {
         match self {
@@ -60,14 +85,54 @@ impl Action {
             Action::GrabObject => "grab_object",
             Action::GrabPerson => "grab_person",
             Action::GrabMonster => "grab_monster",
-            Action::Brawl => "brawl",
-            Action::Subdue => "subdue",
+            Action::Brawl | Action::GangBrawl => "brawl",
+            Action::Subdue | Action::GangSubdue => "subdue",
         }
+    }
+
+    /// The same action fought by sides of several (a single action has no such form and stays itself).
+    pub fn of_sides(self) -> Action {
+        match self {
+            Action::Brawl => Action::GangBrawl,
+            Action::Subdue => Action::GangSubdue,
+            Action::Mug
+            | Action::Sap
+            | Action::Strike
+            | Action::GrabObject
+            | Action::GrabPerson
+            | Action::GrabMonster
+            | Action::GangBrawl
+            | Action::GangSubdue => self,
+        }
+    }
+
+    /// The action as a file writes it: a fight of sides is the brawl or subdual fight it generalises.
+    pub fn written(self) -> Action {
+        match self {
+            Action::GangBrawl => Action::Brawl,
+            Action::GangSubdue => Action::Subdue,
+            Action::Mug
+            | Action::Sap
+            | Action::Strike
+            | Action::GrabObject
+            | Action::GrabPerson
+            | Action::GrabMonster
+            | Action::Brawl
+            | Action::Subdue => self,
+        }
+    }
+
+    /// Fought by sides of several.
+    pub fn is_sides(self) -> bool {
+        matches!(self, Action::GangBrawl | Action::GangSubdue)
     }
 
     /// A fight, round by round, rather than a single action.
     pub fn is_fight(self) -> bool {
-        matches!(self, Action::Brawl | Action::Subdue)
+        matches!(
+            self,
+            Action::Brawl | Action::Subdue | Action::GangBrawl | Action::GangSubdue
+        )
     }
 
     /// The `[action_options]` keys this action reads; any other is an error.
@@ -79,7 +144,7 @@ impl Action {
             Action::Strike | Action::GrabObject => &[],
             Action::GrabPerson | Action::GrabMonster => &["hands"],
             // A bare-handed subduer fights with a style, since fists are not held back.
-            Action::Brawl | Action::Subdue => &[
+            Action::Brawl | Action::Subdue | Action::GangBrawl | Action::GangSubdue => &[
                 "style",
                 "max_rounds",
                 "victim_intent",
@@ -147,6 +212,8 @@ pub enum Prepared {
     GrabMonster(GrabHold),
     /// A fight, brawl or subdue (boxed: it holds both sides' plans, far larger than the single actions).
     Fight(Box<FightPlan>),
+    /// A fight of several a side (boxed: it holds the plan of every pair of entries).
+    Gang(Box<GangPlan>),
 }
 
 /// Quantities fixed by the matchup, reported as metrics with no interval: the numbers behind a result that
@@ -197,7 +264,52 @@ impl Prepared {
                 FightKind::Subdue(action_options.style),
                 action_options,
             )?,
+            // One member a side, fought by the round of sides.
+            Action::GangBrawl | Action::GangSubdue => {
+                return Prepared::sides(action, &Sides::one_on_one(m), options, action_options);
+            }
         })
+    }
+
+    /// Prepares a fight of sides (`GangBrawl`, `GangSubdue`) between `sides`, or says why the rules forbid
+    /// it. A single action, or a fight written one on one, takes the first member of each side.
+    pub fn sides(
+        action: Action,
+        sides: &Sides,
+        options: &RuleOptions,
+        action_options: &ActionOptions,
+    ) -> Result<Prepared, Ineligible> {
+        let kind = match action {
+            Action::GangBrawl => FightKind::Brawl(action_options.style),
+            Action::GangSubdue => FightKind::Subdue(action_options.style),
+            Action::Mug
+            | Action::Sap
+            | Action::Strike
+            | Action::GrabObject
+            | Action::GrabPerson
+            | Action::GrabMonster
+            | Action::Brawl
+            | Action::Subdue => {
+                let m = sides.first().ok_or(Ineligible::EmptySide)?;
+                return Prepared::new(action, &m, options, action_options);
+            }
+        };
+        // An opening and the binding after the fight are one-on-one rules (docs/rules.md §6 "Several
+        // combatants a side" says what sides of several leave out).
+        if action_options.opening.is_some() {
+            return Err(Ineligible::SidesOpening);
+        }
+        if action_options.bind_rounds > 0 {
+            return Err(Ineligible::SidesBinding);
+        }
+        Ok(Prepared::Gang(Box::new(GangPlan::prepare(
+            sides,
+            options,
+            kind,
+            action_options.victim_intent,
+            action_options.max_rounds,
+            action_options.then,
+        )?)))
     }
 
     /// At most how many paths of dice the exact enumerator walks for this action, and a multiple of their

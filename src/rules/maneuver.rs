@@ -192,6 +192,10 @@ macro_rules! with_maneuver {
                 let $m: &$crate::rules::fight::FightPlan = $m;
                 $body
             }
+            $crate::rules::action::Prepared::Gang($m) => {
+                let $m: &$crate::rules::fight::gang::GangPlan = $m;
+                $body
+            }
         }
     };
 }

@@ -344,6 +344,19 @@ pub enum Ineligible {
         "an opening needs a victim who is unaware, asleep or held (set victim.aware = false, or victim.state)"
     )]
     OpeningOnAware,
+    /// A fight of sides needs somebody on each.
+    #[error("a side has no member (every `count` is 0)")]
+    EmptySide,
+    /// Openings are one-on-one.
+    #[error(
+        "an opening (mug or sap before round 1) is a one-on-one rule: a fight of several a side starts at round 1 (remove action_options.opening)"
+    )]
+    SidesOpening,
+    /// Binding after the fight is one-on-one.
+    #[error(
+        "bind_rounds is a one-on-one rule: tying several downed victims is not modelled (set action_options.bind_rounds = 0)"
+    )]
+    SidesBinding,
 }
 
 /// A state's name for messages.

@@ -204,6 +204,34 @@ pub enum MultipleAttacks {
     Together,
 }
 
+/// How initiative is rolled in a fight of several a side (docs/rules.md §6 "Several combatants a side").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Initiative {
+    /// A d10 a side, every member acting on his side's roll (the PHB; the default).
+    #[default]
+    Side,
+    /// A d10 for every fighter.
+    Individual,
+}
+
+/// How several overbearing one foe are resolved (docs/rules.md §6 "Several combatants a side", piles).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Pile {
+    /// One attack roll at the weakest member's to-hit, the largest member's size modifier, +1 per member
+    /// beyond the first (the PHB; the default).
+    #[default]
+    Phb,
+    /// The best member's THAC0 against AC 10 adjusted by Dexterity and magic only, then an opposed
+    /// Strength roll, the defender taking a free attack at each member as the pile forms (Combat & Tactics).
+    CombatAndTactics,
+}
+
 /// How a held-back blow's damage is rounded (docs/rules.md §6 "Rounding of held-back damage").
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, schemars::JsonSchema,
@@ -372,6 +400,14 @@ switches! {
     /// To-hit bonus from behind, the victim's shield and Dexterity bonus stripped (0: no rear attack rule).
     rear_attack_bonus: i32 = 2, "rear attack bonus", None,
         range(min = -20, max = 20) else "a modifier from -20 to 20";
+    /// Initiative in a fight of several a side: a d10 a side, or one per fighter.
+    initiative: Initiative = Initiative::Side, "initiative", None;
+    /// How several overbearing one foe roll.
+    pile: Pile = Pile::Phb, "piles", None;
+    /// With two or more on one foe, one stands behind him (+2, no shield or Dexterity) and one at his flank (+1).
+    flanking: bool = true, "rear and flank attacks in a crowd", None;
+    /// At most 8 Small, 6 Medium or 4 Large attackers on one Medium foe, scaled by size.
+    max_on_one: bool = true, "a limit to attackers on one foe", None;
 }
 
 /// A switch whose value is outside its range.

@@ -26,6 +26,7 @@ pub(crate) fn summary_table(action: Action) -> Metrics {
         Action::GrabPerson => grab::PERSON_METRICS,
         Action::GrabMonster => grab::MONSTER_METRICS,
         Action::Brawl | Action::Subdue => fight::METRICS,
+        Action::GangBrawl | Action::GangSubdue => fight::gang::METRICS,
     }
 }
 
@@ -212,7 +213,37 @@ pub const DEFINITIONS: &[Definition] = &[
         metric: "p_taken_alive",
         name: "taken alive",
         unit: Unit::Percent,
-        meaning: "the attacker won and the victim is alive at the end; with held-back blows it depends on `held_back_rounding`",
+        meaning: "the attacker won and the victim is alive at the end (with several a side: the attackers won and every victim is alive); with held-back blows it depends on `held_back_rounding`",
+    },
+    Definition {
+        metric: "p_attackers_win",
+        name: "attackers win",
+        unit: Unit::Percent,
+        meaning: "with several a side: every victim is down at the end and some attacker stands",
+    },
+    Definition {
+        metric: "p_victims_win",
+        name: "victims win",
+        unit: Unit::Percent,
+        meaning: "with several a side: every attacker is down at the end and some victim stands",
+    },
+    Definition {
+        metric: "attackers_down",
+        name: "attackers down",
+        unit: Unit::None,
+        meaning: "with several a side: attackers down at the end (unconscious, pinned or dead), a mean over trials",
+    },
+    Definition {
+        metric: "attackers_killed",
+        name: "attackers killed",
+        unit: Unit::None,
+        meaning: "with several a side: attackers dead at the end, a mean over trials",
+    },
+    Definition {
+        metric: "victims_killed",
+        name: "victims killed",
+        unit: Unit::None,
+        meaning: "with several a side: victims dead at the end, a mean over trials",
     },
     Definition {
         metric: "p_victim_wins",
@@ -224,13 +255,13 @@ pub const DEFINITIONS: &[Definition] = &[
         metric: "p_both_down",
         name: "both down",
         unit: Unit::Percent,
-        meaning: "both sides fell in the same round",
+        meaning: "both sides fell in the same round (with several a side: the last standing of both)",
     },
     Definition {
         metric: "p_timeout",
         name: "timeout",
         unit: Unit::Percent,
-        meaning: "nobody fell within `max_rounds` (the four endings add up to 1)",
+        meaning: "nobody fell within `max_rounds`, or with several a side both sides still stood (the four endings add up to 1)",
     },
     Definition {
         metric: "p_victim_killed",
@@ -312,6 +343,7 @@ fn distribution_table(action: Action) -> Distributions {
         Action::Strike => strike::DISTRIBUTIONS,
         Action::GrabObject => grab::OBJECT_DISTRIBUTIONS,
         Action::Brawl | Action::Subdue => fight::DISTRIBUTIONS,
+        Action::GangBrawl | Action::GangSubdue => fight::gang::DISTRIBUTIONS,
         Action::GrabPerson | Action::GrabMonster => grab::HOLD_DISTRIBUTIONS,
     }
 }
@@ -591,12 +623,12 @@ mod tests {
 
     #[test]
     fn every_metric_of_every_action_has_a_definition() {
-        for action in Action::ALL {
+        for action in Action::EVERY {
             for metric in summary_metrics(action).chain(distribution_metrics(action)) {
                 assert!(definition(metric).is_some(), "{action}: {metric}");
             }
         }
-        let used: Vec<&str> = Action::ALL
+        let used: Vec<&str> = Action::EVERY
             .iter()
             .flat_map(|&a| summary_metrics(a).collect::<Vec<_>>())
             .collect();

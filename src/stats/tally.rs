@@ -125,7 +125,7 @@ impl AddAssign<&Histogram> for Histogram {
 /// How many counters and histograms a tally has: enough for every action's metrics.
 pub const COUNTERS: usize = 9;
 /// See [`COUNTERS`].
-pub const HISTOGRAMS: usize = 2;
+pub const HISTOGRAMS: usize = 4;
 
 /// Everything a block of trials of one point produced. What each slot means is decided by the action's
 /// metric table (`stats::metrics`).

@@ -17,6 +17,7 @@ mod after;
 mod decide;
 mod fighter;
 mod fold;
+pub mod gang;
 mod plain;
 mod round;
 

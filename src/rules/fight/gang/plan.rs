@@ -1,0 +1,153 @@
+//! A fight of several, prepared once per point: the one-on-one plan of every pair of entries, both ways, and
+//! each member's place.
+
+use crate::rules::fight::{FightKind, FightPlan, Intent, Then};
+use crate::rules::tables::Size;
+use crate::rules::{Ineligible, Matchup, RuleOptions};
+
+use super::{Sides, Target};
+
+/// One member of a side as the round sees him.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Member {
+    /// His entry on his side (an index into the side's `[[attackers]]` or `[[victims]]` tables).
+    pub(super) entry: usize,
+    /// How he picks his foe.
+    pub(super) target: Target,
+    /// His size, for how many can stand around one foe.
+    pub(super) size: Size,
+}
+
+/// A fight of several sides, prepared for one point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GangPlan {
+    /// `pairs[a][v]`: the one-on-one plan of a member of attacker entry `a` against one of victim entry `v`.
+    /// Its attacker side is the former folded against the latter, its victim side the other way round, so
+    /// every blow between two members reads the tables of their own pair.
+    pub(super) pairs: Vec<Vec<FightPlan>>,
+    /// The attackers, then the victims, member by member.
+    pub(super) members: [Vec<Member>; 2],
+    pub(super) options: RuleOptions,
+    pub(super) max_rounds: u32,
+}
+
+impl GangPlan {
+    /// Prepares a brawl or a subdual fight of several a side: every attacker entry against every victim
+    /// entry, as the one-on-one fight prepares them (so a point is ineligible for the same reasons).
+    pub fn prepare(
+        sides: &Sides,
+        options: &RuleOptions,
+        kind: FightKind,
+        intent: Intent,
+        max_rounds: u32,
+        then: Then,
+    ) -> Result<GangPlan, Ineligible> {
+        let mut pairs = Vec::with_capacity(sides.sides[0].len());
+        for a in &sides.sides[0] {
+            let mut row = Vec::with_capacity(sides.sides[1].len());
+            for v in &sides.sides[1] {
+                let m = Matchup {
+                    attacker: a.combatant.clone(),
+                    victim: v.combatant.clone(),
+                };
+                row.push(
+                    FightPlan::prepare(&m, options, kind, intent, max_rounds)?
+                        .with_then(&m, options, kind, then)?,
+                );
+            }
+            pairs.push(row);
+        }
+        let members = [0, 1].map(|s| {
+            sides.sides[s]
+                .iter()
+                .enumerate()
+                .flat_map(|(entry, e)| {
+                    std::iter::repeat_n(
+                        Member {
+                            entry,
+                            target: e.target,
+                            size: e.combatant.size,
+                        },
+                        e.count as usize,
+                    )
+                })
+                .collect::<Vec<_>>()
+        });
+        if members.iter().any(|m| m.is_empty()) {
+            return Err(Ineligible::EmptySide);
+        }
+        Ok(GangPlan {
+            pairs,
+            members,
+            options: options.clone(),
+            max_rounds,
+        })
+    }
+
+    /// Rounds before a timeout.
+    pub fn max_rounds(&self) -> u32 {
+        self.max_rounds
+    }
+
+    /// Members on side `s`.
+    pub fn members(&self, s: usize) -> usize {
+        self.members[s].len()
+    }
+
+    /// The plan of attacker `a` against victim `v` (members, by their index on their side).
+    #[inline]
+    pub(super) fn pair(&self, a: usize, v: usize) -> &FightPlan {
+        &self.pairs[self.members[0][a].entry][self.members[1][v].entry]
+    }
+}
+
+/// A combatant's share of the room around one foe, in 15360ths (docs/rules.md §6 "Several combatants a
+/// side"): at most 8 Small, 6 Medium or 4 Large attackers stand around a Medium foe, twice as many around
+/// each size larger and half as many around each size smaller (at least one). 15360 = 2^10 · 3 · 5, so
+/// every such limit divides it and the shares add exactly.
+pub(super) fn share(me: Size, foe: Size) -> u32 {
+    let around_medium: u32 = match me {
+        Size::T => 10,
+        Size::S => 8,
+        Size::M => 6,
+        Size::L => 4,
+        Size::H => 2,
+        Size::G => 1,
+    };
+    let steps = foe as i32 - Size::M as i32;
+    let limit = if steps >= 0 {
+        around_medium << steps
+    } else {
+        (around_medium >> (-steps)).max(1)
+    };
+    ROOM / limit
+}
+
+/// The room around one foe, in the units of [`share`].
+pub(super) const ROOM: u32 = 15360;
+
+impl crate::rules::maneuver::Maneuver for GangPlan {
+    type Outcome = super::GangOutcome;
+
+    #[inline]
+    fn resolve<R: crate::dice::Roller + ?Sized>(&self, rng: &mut R) -> super::GangOutcome {
+        let mut dice =
+            super::MemberStreams::new(rng, [self.members[0].len(), self.members[1].len()]);
+        self.fight(&mut dice)
+    }
+
+    /// A fight of several is walked round by round: no exact answer.
+    fn paths(&self) -> Option<crate::dice::Paths> {
+        None
+    }
+
+    fn range(&self, hist: crate::rules::maneuver::Hist) -> Option<(i64, i64)> {
+        let n = |s: usize| self.members[s].len() as i64;
+        match hist {
+            super::ROUNDS => Some((1, i64::from(self.max_rounds))),
+            super::ATTACKERS_DOWN | super::ATTACKERS_KILLED => Some((0, n(0))),
+            super::VICTIMS_KILLED => Some((0, n(1))),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,631 @@
+//! The round of a fight of several (docs/rules.md §6 "Several combatants a side"), in the order of the
+//! table: the downed whose clock ran out get up; initiative (a d10 a side, or one each); every member able
+//! to act picks a foe; the armed men strike first at the unarmed foes closing on them; every member's first
+//! attacks in initiative order, then the staggered second attacks; the end of the round judges the sides.
+//!
+//! Members acting on the same initiative act together: who may act is judged as their turn begins, and the
+//! effects of their blows all stand. Each attack resolves through the one-on-one plan of its pair, on a copy
+//! of the two fighters, so a punch, a held-back cut or a sap reads the very tables it reads one on one.
+
+use crate::dice::Roller;
+use crate::rules::attack::contest;
+use crate::rules::brawl::wrestling_damage;
+use crate::rules::fight::decide::breaks_free_first;
+use crate::rules::fight::fighter::{Fighter, KNOCKOUT_PENDING, NO_BOUT, PINNED, Slot};
+use crate::rules::fight::{ATTACKER, VICTIM};
+use crate::rules::options::Initiative;
+
+use super::plan::GangPlan;
+use super::streams::MemberDice;
+use super::{GangEnding, GangOutcome};
+
+/// A member's state in a fight of several: his fighter as one on one, and what ties him to the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Fighting {
+    pub(super) f: Fighter,
+    /// The foe he is attacking (an index on the other side), kept until that foe is down.
+    pub(super) foe: Option<usize>,
+    /// The foe he holds in a wrestling hold.
+    pub(super) holds: Option<usize>,
+    /// The foe holding him.
+    pub(super) held_by: Option<usize>,
+    /// The foe who pinned him: he stays down while that foe stands over him.
+    pub(super) pinned_by: Option<usize>,
+    /// The first round of a wrestling bout he is in (`NO_BOUT`: none).
+    pub(super) bout_began: u32,
+    /// His initiative this round.
+    pub(super) initiative: u32,
+    /// Attacks of this round already made (the armed man's first strikes count).
+    pub(super) attacks_made: u32,
+    /// A friend already tried to break the hold on him this round.
+    pub(super) helped: bool,
+}
+
+/// One member: his side and index on it.
+pub(super) type Who = (usize, usize);
+
+impl GangPlan {
+    /// One fight of several, every member rolling his own dice.
+    pub fn fight<D: MemberDice>(&self, dice: &mut D) -> GangOutcome {
+        let mut m = self.start(dice);
+        let mut heal_in = self.options.temp_heal_rounds;
+        let mut round = 1;
+        loop {
+            self.round(&mut m, round, dice);
+            if let Some(over) = self.after_round(&mut m, round, &mut heal_in) {
+                return over;
+            }
+            if round >= self.max_rounds {
+                return self.ending(&m, self.max_rounds);
+            }
+            round += 1;
+        }
+    }
+
+    /// Every member as the fight starts: hit points rolled from his own dice, attackers first.
+    pub(super) fn start<D: MemberDice>(&self, dice: &mut D) -> [Vec<Fighting>; 2] {
+        [ATTACKER, VICTIM].map(|s| {
+            (0..self.members[s].len())
+                .map(|i| {
+                    let plan = self.own(s, i);
+                    let side = &plan.sides[s];
+                    Fighting {
+                        f: Fighter {
+                            left: side.hp.roll(dice.member(s, i)) * plan.unit,
+                            real: 0,
+                            temporary: 0,
+                            stunned_through: 0,
+                            out_through: 0,
+                            prone_since: None,
+                            down_at: 0,
+                            holding: 0,
+                            hold_began: 0,
+                            held: false,
+                            slot: side.first_slot,
+                            home: side.first_slot,
+                        },
+                        foe: None,
+                        holds: None,
+                        held_by: None,
+                        pinned_by: None,
+                        bout_began: NO_BOUT,
+                        initiative: 0,
+                        attacks_made: 0,
+                        helped: false,
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// A plan that holds member `i` of side `s`'s own side (against the first foe): what does not depend
+    /// on the foe (hit points, attacks, slots) is read there.
+    #[inline]
+    pub(super) fn own(&self, s: usize, i: usize) -> &crate::rules::fight::FightPlan {
+        if s == ATTACKER {
+            self.pair(i, 0)
+        } else {
+            self.pair(0, i)
+        }
+    }
+
+    /// The plan of the pair of `me` and the foe `foe` on the other side.
+    #[inline]
+    pub(super) fn between(&self, me: Who, foe: usize) -> &crate::rules::fight::FightPlan {
+        if me.0 == ATTACKER {
+            self.pair(me.1, foe)
+        } else {
+            self.pair(foe, me.1)
+        }
+    }
+
+    /// Attacks `who` makes in `round`.
+    fn attacks(&self, who: Who, round: u32) -> u32 {
+        self.own(who.0, who.1).sides[who.0].attacks[(round % 2) as usize]
+    }
+
+    /// Attacks of `round` that `who` makes in its first pass.
+    fn first_pass(&self, who: Who, round: u32) -> u32 {
+        self.own(who.0, who.1).sides[who.0].first_pass[(round % 2) as usize]
+    }
+
+    /// The fight's unit of damage and its `death_at` in it.
+    fn death_at(&self) -> i32 {
+        self.pair(0, 0).death_at
+    }
+
+    /// One round.
+    fn round<D: MemberDice>(&self, m: &mut [Vec<Fighting>; 2], round: u32, dice: &mut D) {
+        self.get_up(m, round);
+        for s in [ATTACKER, VICTIM] {
+            for i in 0..m[s].len() {
+                let x = &mut m[s][i];
+                x.attacks_made = 0;
+                x.helped = false;
+                // After the first round of a wrestling bout only size S weapons can be used.
+                if round > x.bout_began && x.f.slot == Slot::Main {
+                    x.f.slot = self.own(s, i).sides[s].in_bout;
+                }
+            }
+        }
+        let standing = |m: &[Vec<Fighting>; 2], s: usize| m[s].iter().any(|x| !x.f.down());
+        let order = self.initiative(m, round, dice);
+        if !standing(m, ATTACKER) || !standing(m, VICTIM) {
+            // Only a lethal finisher over a fallen side is left to act: his attacks of the round.
+            for &who in &order {
+                if self.can_act(m, who, round) {
+                    for i in 0..self.attacks(who, round) {
+                        self.strike(m, who, round, false, i, dice);
+                    }
+                }
+            }
+            return;
+        }
+        for &who in &order {
+            if self.can_act(m, who, round) {
+                self.choose(m, who, dice);
+            }
+        }
+        self.armed_first(m, &order, round, dice);
+        self.pass(m, &order, round, Pass::First, dice);
+        if self.staggers() {
+            self.pass(m, &order, round, Pass::Second, dice);
+        }
+    }
+
+    /// Some member makes attacks after the first pass.
+    fn staggers(&self) -> bool {
+        self.pairs
+            .iter()
+            .flatten()
+            .any(|p| p.sides.iter().any(|side| side.first_pass != side.attacks))
+    }
+
+    /// The downed whose knockout ran out, and the pinned whose pinner has fallen, get up; a holder who has
+    /// fallen, or whose foe is down, holds nothing.
+    fn get_up(&self, m: &mut [Vec<Fighting>; 2], round: u32) {
+        for s in [ATTACKER, VICTIM] {
+            for i in 0..m[s].len() {
+                let pinner_down = m[s][i].pinned_by.is_some_and(|p| m[1 - s][p].f.down());
+                let x = &mut m[s][i];
+                if pinner_down {
+                    x.pinned_by = None;
+                }
+                if x.f.out_through != 0 && x.f.out_through < round {
+                    x.f.out_through = 0;
+                }
+                if x.f.down_at == PINNED && x.pinned_by.is_none() && x.f.out_through == 0 {
+                    x.f.down_at = 0;
+                    x.f.prone_since = None;
+                }
+            }
+        }
+        for s in [ATTACKER, VICTIM] {
+            for i in 0..m[s].len() {
+                if let Some(h) = m[s][i].holds
+                    && (m[s][i].f.down() || m[1 - s][h].f.down())
+                {
+                    self.release(m, (s, i));
+                }
+            }
+        }
+    }
+
+    /// `holder` lets go of the foe he holds.
+    fn release(&self, m: &mut [Vec<Fighting>; 2], holder: Who) {
+        let (s, i) = holder;
+        if let Some(h) = m[s][i].holds.take() {
+            m[s][i].f.holding = 0;
+            m[1 - s][h].held_by = None;
+            m[1 - s][h].f.held = false;
+        }
+    }
+
+    /// Everyone's initiative this round, and the order they act in: lower first, attackers before victims
+    /// and members in order on a tie (which acts together).
+    fn initiative<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        round: u32,
+        dice: &mut D,
+    ) -> Vec<Who> {
+        let side_roll = match self.options.initiative {
+            Initiative::Side => [ATTACKER, VICTIM].map(|s| dice.member(s, 0).die(10)),
+            Initiative::Individual => [0, 0],
+        };
+        let mut order = Vec::with_capacity(m[0].len() + m[1].len());
+        for s in [ATTACKER, VICTIM] {
+            for i in 0..m[s].len() {
+                let roll = match self.options.initiative {
+                    Initiative::Side => side_roll[s],
+                    Initiative::Individual if self.can_act(m, (s, i), round) => {
+                        dice.member(s, i).die(10)
+                    }
+                    Initiative::Individual => 10,
+                };
+                // A called shot adds to its maker's roll, in every round he makes one.
+                let called = self.own(s, i).sides[s].blows[m[s][i].f.slot as usize].called_shot;
+                m[s][i].initiative = roll + called;
+                order.push((s, i));
+            }
+        }
+        order.sort_by_key(|&(s, i)| (m[s][i].initiative, s, i));
+        order
+    }
+
+    /// `who` can act this round: he stands and is not stunned.
+    pub(super) fn can_act(&self, m: &[Vec<Fighting>; 2], who: Who, round: u32) -> bool {
+        m[who.0][who.1].f.can_act(round)
+    }
+
+    /// The armed men's first strikes (docs/rules.md §6 "Several combatants a side"): each unarmed member
+    /// closing on an armed foe able to act meets one of that foe's attacks at +4, in the order the unarmed
+    /// act, as far as the armed man's attacks go; an armed man with foes closing spends all his attacks of
+    /// the round so (several at one foe if fewer close than he has attacks), or, with
+    /// `armed_defender_extra_attack`, makes one extra attack at each, at most his attacks of the round.
+    fn armed_first<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        order: &[Who],
+        round: u32,
+        dice: &mut D,
+    ) {
+        // The armed men with the unarmed closing on them, in the order the unarmed act.
+        let mut closing: Vec<(Who, Vec<usize>)> = Vec::new();
+        for &(s, i) in order {
+            if !self.can_act(m, (s, i), round) {
+                continue;
+            }
+            let Some(t) = m[s][i].foe else { continue };
+            let armed = (1 - s, t);
+            if !self.can_act(m, armed, round) || !self.armed_against(m, armed, (s, i)) {
+                continue;
+            }
+            match closing.iter_mut().find(|(who, _)| *who == armed) {
+                Some((_, foes)) => foes.push(i),
+                None => closing.push((armed, vec![i])),
+            }
+        }
+        let extra = self.options.armed_defender_extra_attack;
+        for (man, foes) in closing {
+            let n = self.attacks(man, round);
+            let strikes = if extra { (foes.len() as u32).min(n) } else { n };
+            for k in 0..strikes {
+                let foe = foes[k as usize % foes.len()];
+                if !self.can_act(m, man, round) {
+                    break;
+                }
+                self.strike_at(m, man, foe, round, true, k, dice);
+            }
+            if !extra {
+                m[man.0][man.1].attacks_made = n;
+            }
+        }
+    }
+
+    /// `man` is armed against the unarmed `foe` with the blows they hold now.
+    fn armed_against(&self, m: &[Vec<Fighting>; 2], man: Who, foe: Who) -> bool {
+        let (a, v) = if man.0 == ATTACKER {
+            (man, foe)
+        } else {
+            (foe, man)
+        };
+        let plan = self.pair(a.1, v.1);
+        if !plan.armed_defender {
+            return false;
+        }
+        let first =
+            plan.armed_first[m[ATTACKER][a.1].f.slot as usize][m[VICTIM][v.1].f.slot as usize];
+        first != 0 && usize::from(first - 1) == man.0
+    }
+
+    /// One pass in initiative order; members on the same initiative act together.
+    fn pass<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        order: &[Who],
+        round: u32,
+        pass: Pass,
+        dice: &mut D,
+    ) {
+        let mut start = 0;
+        while start < order.len() {
+            let init = m[order[start].0][order[start].1].initiative;
+            let end = start
+                + order[start..]
+                    .iter()
+                    .take_while(|&&(s, i)| m[s][i].initiative == init)
+                    .count();
+            let able: Vec<bool> = order[start..end]
+                .iter()
+                .map(|&who| self.can_act(m, who, round))
+                .collect();
+            for (k, &who) in order[start..end].iter().enumerate() {
+                if able[k] {
+                    self.turn(m, who, round, pass, dice);
+                }
+            }
+            start = end;
+        }
+    }
+
+    /// `who`'s attacks of a pass: the first spent breaking free, keeping a hold, keeping a pin or freeing a
+    /// held friend; the others at his foe.
+    fn turn<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        who: Who,
+        round: u32,
+        pass: Pass,
+        dice: &mut D,
+    ) {
+        let (s, i) = who;
+        let n = self.attacks(who, round);
+        let split = self.first_pass(who, round);
+        let (from, to) = match pass {
+            Pass::First => (m[s][i].attacks_made, split.max(m[s][i].attacks_made)),
+            Pass::Second => (split.max(m[s][i].attacks_made), n),
+        };
+        if from >= to {
+            return;
+        }
+        let mut next = from;
+        if from == 0 {
+            if breaks_free_first(m[s][i].held_by.is_some(), self.options.held_response) {
+                let holder = m[s][i].held_by.unwrap_or(0);
+                self.break_free(m, who, who, holder, dice);
+                next = 1;
+            } else if let Some(h) = m[s][i].holds {
+                // Keeping the hold is the holder's attack: k + Strength in its k-th round.
+                if m[s][i].f.hold_began < round {
+                    let plan = self.between(who, h);
+                    let x = &mut m[s][i].f;
+                    x.holding += 1;
+                    let d = wrestling_damage(
+                        x.holding,
+                        plan.sides[s].damage_adjustment,
+                        self.options.rounding,
+                    );
+                    m[1 - s][h].f.take(d, plan.unit);
+                    next = 1;
+                }
+            } else if self.pinning(m, who) {
+                // Holding a pin takes all he has.
+                return;
+            } else if let Some((friend, holder)) = self.held_friend(m, who) {
+                // A free ally spends his attack on the contest in the held man's place.
+                m[s][friend].helped = true;
+                self.break_free(m, who, (s, friend), holder, dice);
+                next = 1;
+            }
+        }
+        for k in next..to {
+            self.strike(m, who, round, false, k, dice);
+        }
+        m[s][i].attacks_made = to;
+    }
+
+    /// `who` holds a foe pinned.
+    fn pinning(&self, m: &[Vec<Fighting>; 2], who: Who) -> bool {
+        m[1 - who.0]
+            .iter()
+            .any(|x| x.pinned_by == Some(who.1) && x.f.down_at == PINNED)
+    }
+
+    /// A friend of `who` still held, not yet helped this round, and his holder: the first in order.
+    fn held_friend(&self, m: &[Vec<Fighting>; 2], who: Who) -> Option<(usize, usize)> {
+        let (s, i) = who;
+        if m[s][i].held_by.is_some() || m[s][i].holds.is_some() {
+            return None;
+        }
+        m[s].iter().enumerate().find_map(|(j, x)| {
+            (j != i && !x.helped && !x.f.down())
+                .then_some(x.held_by)
+                .flatten()
+                .map(|h| (j, h))
+        })
+    }
+
+    /// `helper` (the held man himself or a friend) tries the Strength contest against `holder` for `held`.
+    fn break_free<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        helper: Who,
+        held: Who,
+        holder: usize,
+        dice: &mut D,
+    ) {
+        let s = helper.0;
+        let plan = self.between(helper, holder);
+        let c = contest(
+            plan.sides[s].breaking,
+            plan.sides[1 - s].holding,
+            self.options.grab_contest,
+            dice.member(s, helper.1),
+        );
+        if c.first_wins && m[held.0][held.1].held_by == Some(holder) {
+            self.release(m, (1 - s, holder));
+        }
+    }
+
+    /// Attack `k` of `who` this round at his foe, picking a new foe if his is down: none at a fallen foe
+    /// but a lethal finisher's, and none if no foe is left to him.
+    fn strike<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        who: Who,
+        round: u32,
+        armed: bool,
+        k: u32,
+        dice: &mut D,
+    ) {
+        let (s, i) = who;
+        let held = m[s][i].holds;
+        let foe = match held.or(m[s][i].foe) {
+            Some(t) if !m[1 - s][t].f.down() => Some(t),
+            _ => {
+                self.choose(m, who, dice);
+                m[s][i].foe.or_else(|| self.finishable(m, who))
+            }
+        };
+        if let Some(t) = foe {
+            self.strike_at(m, who, t, round, armed, k, dice);
+        }
+    }
+
+    /// The first downed foe `who` would finish: he finishes the fallen and the foe is not dead.
+    fn finishable(&self, m: &[Vec<Fighting>; 2], who: Who) -> Option<usize> {
+        let o = 1 - who.0;
+        (0..m[o].len()).find(|&t| {
+            let plan = self.between(who, t);
+            let me = &plan.sides[who.0];
+            m[o][t].f.down()
+                && me.finishes
+                && !m[o][t].f.dead(self.death_at())
+                && me.blows[m[who.0][who.1].f.home as usize]
+                    .kind
+                    .damage_dice()
+                    .is_some()
+        })
+    }
+
+    /// Attack `k` of `who` at foe `t`, through the one-on-one attack of their pair.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn strike_at<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        who: Who,
+        t: usize,
+        round: u32,
+        armed: bool,
+        k: u32,
+        dice: &mut D,
+    ) {
+        let (s, i) = who;
+        let o = 1 - s;
+        let plan = self.between(who, t);
+        let mut pair = [m[ATTACKER][0].f; 2];
+        let mut me = m[s][i].f;
+        me.holding = if m[s][i].holds == Some(t) {
+            me.holding
+        } else {
+            0
+        };
+        me.held = m[s][i].held_by.is_some();
+        let foe = m[o][t].f;
+        pair[s] = me;
+        pair[o] = foe;
+        let mut bout = NO_BOUT;
+        let rng = dice.member(s, i);
+        if s == ATTACKER {
+            plan.attack::<ATTACKER, D::Roller, true>(
+                &mut pair, round, armed, k as usize, &mut bout, rng,
+            );
+        } else {
+            plan.attack::<VICTIM, D::Roller, true>(
+                &mut pair, round, armed, k as usize, &mut bout, rng,
+            );
+        }
+        // A sap's knockout lasts its rolled rounds from now: a gang fights on around him, so it is rolled
+        // at the fall, by the striker (docs/rules.md §6 "After the blow").
+        if pair[o].out_through == KNOCKOUT_PENDING {
+            let k = self.options.sap_ko_rounds.roll(rng).max(0) as u32;
+            pair[o].out_through = round.saturating_add(k);
+        }
+        let new_hold = pair[s].holding > 0 && me.holding == 0;
+        let newly_pinned =
+            pair[o].down_at == PINNED && foe.down_at != PINNED && pair[o].out_through == 0;
+        let x = &mut m[s][i];
+        let (holding, hold_began) = (x.f.holding, x.f.hold_began);
+        x.f = pair[s];
+        x.f.held = me.held;
+        if !new_hold && m[s][i].holds != Some(t) {
+            m[s][i].f.holding = holding;
+            m[s][i].f.hold_began = hold_began;
+        }
+        let y = &mut m[o][t];
+        let (their_holding, their_held) = (y.f.holding, y.f.held);
+        y.f = pair[o];
+        y.f.holding = their_holding;
+        y.f.held = their_held;
+        if bout != NO_BOUT {
+            m[s][i].bout_began = m[s][i].bout_began.min(bout);
+            m[o][t].bout_began = m[o][t].bout_began.min(bout);
+        }
+        if new_hold {
+            if m[o][t].held_by.is_none() && m[s][i].holds.is_none() {
+                m[s][i].holds = Some(t);
+                m[o][t].held_by = Some(i);
+                m[o][t].f.held = true;
+            } else {
+                // He is held already: the move did its damage and no more.
+                m[s][i].f.holding = 0;
+            }
+        }
+        if newly_pinned {
+            m[o][t].pinned_by = Some(i);
+        }
+    }
+
+    /// The end of a round: the outcome if the fight is over. Both sides standing, temporary damage heals a
+    /// point when its countdown runs out; a side all down ends the fight, unless a lethal finisher still
+    /// stands over a living foe (nobody heals meanwhile).
+    fn after_round(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        round: u32,
+        heal_in: &mut u32,
+    ) -> Option<GangOutcome> {
+        let standing = [ATTACKER, VICTIM].map(|s| m[s].iter().any(|x| !x.f.down()));
+        if standing == [true, true] {
+            *heal_in -= 1;
+            if *heal_in == 0 {
+                *heal_in = self.options.temp_heal_rounds;
+                let unit = self.pair(0, 0).unit;
+                let death_at = self.death_at();
+                for x in m.iter_mut().flatten() {
+                    if !x.f.dead(death_at) {
+                        x.f.heal(unit);
+                    }
+                }
+            }
+            return None;
+        }
+        let finishing = [ATTACKER, VICTIM].into_iter().any(|s| {
+            standing[s]
+                && (0..m[s].len())
+                    .any(|i| !m[s][i].f.down() && self.finishable(m, (s, i)).is_some())
+        });
+        (!finishing).then(|| self.ending(m, round))
+    }
+
+    /// How the fight stands after `round`.
+    fn ending(&self, m: &[Vec<Fighting>; 2], round: u32) -> GangOutcome {
+        let death_at = self.death_at();
+        let down = |s: usize| m[s].iter().filter(|x| x.f.down()).count() as u32;
+        let dead = |s: usize| m[s].iter().filter(|x| x.f.dead(death_at)).count() as u32;
+        let all_down = |s: usize| down(s) == m[s].len() as u32;
+        let ending = match [all_down(ATTACKER), all_down(VICTIM)] {
+            [true, true] => GangEnding::BothDown,
+            [false, true] => GangEnding::AttackersWin,
+            [true, false] => GangEnding::VictimsWin,
+            [false, false] => GangEnding::Timeout,
+        };
+        GangOutcome {
+            ending,
+            rounds: round,
+            attackers_down: down(ATTACKER),
+            attackers_killed: dead(ATTACKER),
+            victims_killed: dead(VICTIM),
+        }
+    }
+}
+
+/// Which of a member's attacks of the round a turn makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pass {
+    /// His first attack (a monster's every attack form).
+    First,
+    /// The attacks left, after everyone's first.
+    Second,
+}

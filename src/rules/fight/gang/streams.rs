@@ -1,0 +1,80 @@
+//! Every member's own dice (docs/scenarios.md "Randomness"): a stream fixed by the seed, the trial, the
+//! member's side and his index on it. Why: adding a fourth thug then leaves the first three's dice as they
+//! were, so gang sizes are compared on common dice as variants are, and a study of one to six thugs reads
+//! the effect of the extra thug, not of new dice.
+//!
+//! The trial's own stream gives two 32-bit words, the trial's key; each member's stream is a SplitMix64
+//! generator seeded by the key scattered with his side and index. Whatever a member rolls (his hit points,
+//! his side's initiative if he is its first, his attacks, his contests, his damage, his choice of a foe at
+//! random, the length of a knockout he deals) comes from his stream, in the order he rolls it.
+
+use rand_xoshiro::SplitMix64;
+use rand_xoshiro::rand_core::SeedableRng;
+
+use crate::dice::{Pooled, Roller};
+
+/// Where the dice of each member come from: his own stream in a run, scripted faces in a test.
+pub trait MemberDice {
+    /// The dice of one member.
+    type Roller: Roller;
+    /// Member `index` of side `side` (0 the attackers, 1 the victims).
+    fn member(&mut self, side: usize, index: usize) -> &mut Self::Roller;
+}
+
+/// The members' streams of one trial.
+#[derive(Debug, Clone)]
+pub struct MemberStreams {
+    streams: [Vec<Pooled<SplitMix64>>; 2],
+}
+
+/// SplitMix64's output function: scatters nearby inputs.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl MemberStreams {
+    /// The streams of `members[0]` attackers and `members[1]` victims, keyed by two words of the trial's
+    /// stream `trial`.
+    pub fn new<R: Roller + ?Sized>(trial: &mut R, members: [usize; 2]) -> MemberStreams {
+        let key = (u64::from(trial.die(u32::MAX)) << 32) ^ u64::from(trial.die(u32::MAX));
+        MemberStreams {
+            streams: [0, 1].map(|side| {
+                (0..members[side])
+                    .map(|index| {
+                        let tag = ((side as u64) << 32) | index as u64;
+                        let seed = mix(key ^ mix(tag.wrapping_add(0x9e37_79b9_7f4a_7c15)));
+                        Pooled::new(SplitMix64::seed_from_u64(seed))
+                    })
+                    .collect()
+            }),
+        }
+    }
+}
+
+impl MemberDice for MemberStreams {
+    type Roller = Pooled<SplitMix64>;
+    #[inline]
+    fn member(&mut self, side: usize, index: usize) -> &mut Pooled<SplitMix64> {
+        &mut self.streams[side][index]
+    }
+}
+
+/// Scripted dice per member, for the tests of the round.
+#[cfg(test)]
+#[derive(Debug, Clone)]
+pub struct ScriptedMembers {
+    pub rollers: [Vec<crate::dice::Scripted>; 2],
+    /// Who was asked for dice, in order (one entry per roll site: an attack, an initiative, a contest).
+    pub calls: Vec<(usize, usize)>,
+}
+
+#[cfg(test)]
+impl MemberDice for ScriptedMembers {
+    type Roller = crate::dice::Scripted;
+    fn member(&mut self, side: usize, index: usize) -> &mut crate::dice::Scripted {
+        self.calls.push((side, index));
+        &mut self.rollers[side][index]
+    }
+}

@@ -1,0 +1,86 @@
+//! Who attacks whom (docs/rules.md §6 "Several combatants a side"): each member's `target` policy, kept
+//! until his foe is down, and the room around one foe (`max_on_one`).
+
+use crate::dice::Roller;
+use crate::rules::fight::decide::BlowKind;
+
+use super::Target;
+use super::plan::{GangPlan, ROOM, share};
+use super::round::{Fighting, Who};
+use super::streams::MemberDice;
+
+impl GangPlan {
+    /// `who` keeps his foe while that foe stands (the held foe, while he holds one); otherwise he picks a
+    /// foe standing with room around him by his policy, or has none.
+    pub(super) fn choose<D: MemberDice>(&self, m: &mut [Vec<Fighting>; 2], who: Who, dice: &mut D) {
+        let (s, i) = who;
+        let o = 1 - s;
+        if let Some(h) = m[s][i].holds {
+            m[s][i].foe = Some(h);
+            return;
+        }
+        if let Some(t) = m[s][i].foe
+            && !m[o][t].f.down()
+        {
+            return;
+        }
+        m[s][i].foe = None;
+        let open: Vec<usize> = (0..m[o].len())
+            .filter(|&t| !m[o][t].f.down() && self.room(m, who, t))
+            .collect();
+        let Some(&first) = open.first() else {
+            return;
+        };
+        let pick = match self.members[s][i].target {
+            Target::Focus => first,
+            Target::Weakest => *open
+                .iter()
+                .min_by_key(|&&t| (m[o][t].f.left, t))
+                .unwrap_or(&first),
+            Target::Strongest => *open
+                .iter()
+                .min_by_key(|&&t| (std::cmp::Reverse(m[o][t].f.left), t))
+                .unwrap_or(&first),
+            Target::Random => open[dice.member(s, i).die(open.len() as u32) as usize - 1],
+            Target::Spread => *open
+                .iter()
+                .min_by_key(|&&t| (self.on(m, o, t).count(), t))
+                .unwrap_or(&first),
+        };
+        m[s][i].foe = Some(pick);
+    }
+
+    /// The members standing who attack foe `t` of side `o`.
+    pub(super) fn on<'a>(
+        &self,
+        m: &'a [Vec<Fighting>; 2],
+        o: usize,
+        t: usize,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let s = 1 - o;
+        (0..m[s].len()).filter(move |&j| m[s][j].foe == Some(t) && !m[s][j].f.down())
+    }
+
+    /// There is room for `who` around foe `t`: with `max_on_one`, the shares of those already on him and
+    /// his own fit (docs/rules.md §6: 8 Small, 6 Medium or 4 Large around a Medium foe, scaled by size).
+    fn room(&self, m: &[Vec<Fighting>; 2], who: Who, t: usize) -> bool {
+        if !self.options.max_on_one {
+            return true;
+        }
+        let (s, o) = (who.0, 1 - who.0);
+        let foe = self.members[o][t].size;
+        let taken: u32 = self
+            .on(m, o, t)
+            .filter(|&j| j != who.1)
+            .map(|j| share(self.members[s][j].size, foe))
+            .sum();
+        taken + share(self.members[s][who.1].size, foe) <= ROOM
+    }
+
+    /// `who` fights bare-handed by overbearing now (a pile's member).
+    #[allow(dead_code)]
+    pub(super) fn overbears(&self, m: &[Vec<Fighting>; 2], who: Who, t: usize) -> bool {
+        let plan = self.between(who, t);
+        plan.sides[who.0].blows[m[who.0][who.1].f.slot as usize].kind == BlowKind::Overbear
+    }
+}

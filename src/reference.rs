@@ -321,14 +321,21 @@ fn switches(defs: &Map<String, Value>) -> String {
 
 /// Every action's summary metrics (headline first) and distributions.
 fn metrics_part() -> String {
+    // The fights of sides report the same metrics, brawl or subdue: one row for both.
     let rows = Action::ALL
         .iter()
+        .chain([Action::GangBrawl].iter())
         .map(|&action| {
             let quoted = |it: &mut dyn Iterator<Item = &str>| {
                 it.map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
             };
+            let name = if action.is_sides() {
+                "`brawl`, `subdue` with a side of several".to_string()
+            } else {
+                format!("`{action}`")
+            };
             vec![
-                format!("`{action}`"),
+                name,
                 quoted(&mut metrics::summary_metrics(action)),
                 quoted(&mut metrics::distribution_metrics(action)),
             ]
@@ -349,7 +356,7 @@ fn definitions() -> String {
     let rows = metrics::DEFINITIONS
         .iter()
         .map(|d| {
-            let kind = Action::ALL
+            let kind = Action::EVERY
                 .iter()
                 .find_map(|&a| metrics::kind_of(a, d.metric))
                 .unwrap_or("");

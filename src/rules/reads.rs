@@ -298,8 +298,9 @@ pub const READS: [Reads; 8] = [
 
 /// The row of `action`.
 pub fn reads(action: Action) -> &'static Reads {
-    // READS is in Action::ALL order (a test holds it there).
-    let i = Action::ALL.iter().position(|a| *a == action).unwrap_or(0);
+    // READS is in Action::ALL order (a test holds it there); a fight of sides reads as the fight it is.
+    let written = action.written();
+    let i = Action::ALL.iter().position(|a| *a == written).unwrap_or(0);
     &READS[i]
 }
 

@@ -13,7 +13,7 @@ use crate::rules::fight::{FightKind, Intent, Style, Then};
 use crate::rules::options::{ArmedDefenderSides, HeldResponse, MultipleAttacks};
 use crate::rules::strike::can_hold_back;
 use crate::rules::tables::Size;
-use crate::rules::{Ineligible, Matchup};
+use crate::rules::{Ineligible, Matchup, RuleOptions};
 
 /// How a blow is struck: decided per side (and per slot in hand) once per point, read per attack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -391,5 +391,40 @@ pub(super) fn order(initiative: [u32; 2]) -> Order {
         Ordering::Less => Order::AttackerFirst,
         Ordering::Greater => Order::VictimFirst,
         Ordering::Equal => Order::Together,
+    }
+}
+
+/// Where a fighter stands against his foe (docs/rules.md §6 "Several combatants a side", rear and flank).
+/// One on one he stands in front; with two or more on one foe, one stands behind him and one at his flank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stand {
+    /// Face to face.
+    Front,
+    /// At the flank: +1 to hit (Combat & Tactics).
+    Flank,
+    /// Behind: `rear_attack_bonus` to hit and no shield or Dexterity bonus (PHB Table 51, the DMG), as every
+    /// rear attack (docs/rules.md §1 "Rear attacks"); at 0 the rule is off and he counts as in front.
+    Rear,
+}
+
+/// The to-hit bonus at the flank (Combat & Tactics).
+pub(super) const FLANK_BONUS: i32 = 1;
+
+impl Stand {
+    /// The armor class a blow from here is made against, and the bonus to hit from here.
+    pub(super) fn against(
+        self,
+        ac: &crate::rules::combatant::ArmorClass,
+        options: &RuleOptions,
+    ) -> (i32, i32) {
+        match self {
+            Stand::Front => (ac.normal(), 0),
+            Stand::Flank => (ac.normal(), FLANK_BONUS),
+            Stand::Rear if options.rear_attack_bonus == 0 => (ac.normal(), 0),
+            Stand::Rear => (
+                crate::rules::rear::rear_armor_class(ac),
+                options.rear_attack_bonus,
+            ),
+        }
     }
 }

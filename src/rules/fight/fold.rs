@@ -11,8 +11,8 @@ use crate::rules::brawl::{martial_arts, overbear_modifier, punch, wrestle};
 use crate::rules::catalog::Weapon;
 use crate::rules::combatant::{Combatant, HitPoints};
 use crate::rules::fight::decide::{
-    Armament, BlowKind, SITUATIONS, armament, attacks_per_round, bare, called_shot_initiative,
-    first_pass, situational_modifier, slot_in_bout,
+    Armament, BlowKind, SITUATIONS, Stand, armament, attacks_per_round, bare,
+    called_shot_initiative, first_pass, situational_modifier, slot_in_bout,
 };
 use crate::rules::fight::fighter::{SLOTS, Slot};
 use crate::rules::grab::size_modifier;
@@ -304,11 +304,13 @@ fn blow(
     damage_add: i32,
     armed: bool,
     options: &RuleOptions,
+    stand: Stand,
 ) -> Blow {
     let bonus = armed_bonus(options);
+    let (ac, from_where) = stand.against(&them.ac, options);
     let rolls: [AttackRoll; SITUATIONS] = std::array::from_fn(|situation| {
         let situational = situational_modifier(kind, situation, bonus);
-        AttackRoll::new(me.thac0, them.ac.normal(), modifier + situational, options)
+        AttackRoll::new(me.thac0, ac, modifier + situational + from_where, options)
     });
     let adjustment = me.damage_adjustment();
     let unit = unit(options.held_back_rounding);
@@ -350,6 +352,7 @@ pub(super) fn blow_in(
     mode: BlowKind,
     weapon: Option<&Arm>,
     options: &RuleOptions,
+    stand: Stand,
 ) -> Blow {
     let penalty = |held_back: bool| if held_back { HELD_BACK_PENALTY } else { 0 };
     let hit = me.hit_adjustment();
@@ -358,7 +361,9 @@ pub(super) fn blow_in(
     let fist = Dice::of(1, 2, 0);
     let armed = weapon.is_some_and(|w| !w.fist);
     let make = |kind, modifier, dice, damage_add| {
-        blow(me, them, kind, modifier, dice, damage_add, armed, options)
+        blow(
+            me, them, kind, modifier, dice, damage_add, armed, options, stand,
+        )
     };
     match mode {
         BlowKind::Weapon { held_back } => match weapon {
@@ -415,6 +420,7 @@ pub(super) fn blow_in(
 }
 
 /// Folds one side: `weapon` and `backup` are what it holds (`None` for a brawler's empty hands).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn side(
     me: &Combatant,
     them: &Combatant,
@@ -423,6 +429,7 @@ pub(super) fn side(
     backup: Option<Arm>,
     finishes: bool,
     options: &RuleOptions,
+    stand: Stand,
 ) -> Side {
     let attacks = attacks_per_round(me, mode);
     let in_bout = slot_in_bout(
@@ -438,9 +445,9 @@ pub(super) fn side(
         finishes,
         natural: me.attacks.clone(),
         blows: [
-            blow_in(me, them, mode, weapon.as_ref(), options),
-            blow_in(me, them, mode, backup.as_ref(), options),
-            blow_in(me, them, bare(mode), None, options),
+            blow_in(me, them, mode, weapon.as_ref(), options, stand),
+            blow_in(me, them, mode, backup.as_ref(), options, stand),
+            blow_in(me, them, bare(mode), None, options, stand),
         ],
         first_slot: if weapon.is_some() {
             Slot::Main

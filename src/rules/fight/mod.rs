@@ -143,6 +143,9 @@ pub struct FightPlan {
     opening: Option<OpeningPlan>,
     /// Rounds the winner needs to tie up a downed victim (docs/rules.md §6 "After the blow").
     bind_rounds: u32,
+    /// Where each side stands against the other: in front one on one; behind or at the flank for a member of
+    /// a side of several (`gang`), whose pair plans are folded for each place.
+    stand: decide::Stand,
 }
 
 /// How a fight ended.
@@ -212,6 +215,19 @@ impl FightPlan {
         intent: Intent,
         max_rounds: u32,
     ) -> Result<FightPlan, Ineligible> {
+        FightPlan::prepare_at(m, options, kind, intent, max_rounds, decide::Stand::Front)
+    }
+
+    /// [`FightPlan::prepare`] with each side standing at `stand` against the other (both ways: a pair plan
+    /// of a fight of several reads only the striker's side of it).
+    fn prepare_at(
+        m: &Matchup,
+        options: &RuleOptions,
+        kind: FightKind,
+        intent: Intent,
+        max_rounds: u32,
+        stand: decide::Stand,
+    ) -> Result<FightPlan, Ineligible> {
         if m.attacker.state.is_helpless() {
             return Err(Ineligible::AttackerHelpless(StateName(m.attacker.state)));
         }
@@ -238,7 +254,7 @@ impl FightPlan {
         // a downed foe (docs/rules.md §6 "No blows on the fallen").
         let finishes = intent == Intent::Lethal
             && options.finish_downed == crate::rules::options::FinishDowned::Lethal;
-        let attacker = side(a, v, attacker_kind, weapon, backup, false, options);
+        let attacker = side(a, v, attacker_kind, weapon, backup, false, options, stand);
         let victim = side(
             v,
             a,
@@ -247,6 +263,7 @@ impl FightPlan {
             victim_backup.map(|b| arm(b, a.size)),
             finishes,
             options,
+            stand,
         );
         let armed_first = armed_first(&attacker, &victim, options);
         // Slots change only in a wrestling bout or a disarm, neither of which a plain fight has, so the
@@ -268,6 +285,7 @@ impl FightPlan {
             plain,
             opening: None,
             bind_rounds: 0,
+            stand,
         })
     }
 
@@ -364,8 +382,14 @@ impl FightPlan {
         let then_kind = decide::then_blow(then, m, matches!(kind, FightKind::Subdue(_)))?;
         let taken =
             crate::rules::armed_defender::armed_with(&m.victim).map(|w| arm(w, m.victim.size));
-        self.sides[ATTACKER].blows[fighter::Slot::Backup as usize] =
-            fold::blow_in(&m.attacker, &m.victim, then_kind, taken.as_ref(), options);
+        self.sides[ATTACKER].blows[fighter::Slot::Backup as usize] = fold::blow_in(
+            &m.attacker,
+            &m.victim,
+            then_kind,
+            taken.as_ref(),
+            options,
+            self.stand,
+        );
         self.armed_first = armed_first(&self.sides[ATTACKER], &self.sides[VICTIM], options);
         self.armed_defender = self.armed_first.iter().flatten().any(|&x| x != 0);
         Ok(self)

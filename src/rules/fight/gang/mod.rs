@@ -9,9 +9,10 @@
 //! Each single attack still resolves through the one-on-one code of its pair of combatants
 //! ([`FightPlan::attack`] on a prepared [`FightPlan`] per pair of entries), so a blow means the same in both.
 //!
-//! Files: `plan.rs` prepares the pairs; `round.rs` fights; `target.rs` picks foes; `streams.rs` gives
-//! every member his own dice.
+//! Files: `plan.rs` prepares the pairs; `round.rs` fights; `target.rs` picks foes; `pile.rs` rolls
+//! piles; `streams.rs` gives every member his own dice.
 
+mod pile;
 mod plan;
 mod round;
 mod streams;

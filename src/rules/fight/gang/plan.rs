@@ -1,6 +1,8 @@
 //! A fight of several, prepared once per point: the one-on-one plan of every pair of entries, both ways, and
 //! each member's place.
 
+use crate::rules::combatant::Combatant;
+use crate::rules::fight::decide::Stand;
 use crate::rules::fight::{FightKind, FightPlan, Intent, Then};
 use crate::rules::tables::Size;
 use crate::rules::{Ineligible, Matchup, RuleOptions};
@@ -21,10 +23,13 @@ pub(super) struct Member {
 /// A fight of several sides, prepared for one point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GangPlan {
-    /// `pairs[a][v]`: the one-on-one plan of a member of attacker entry `a` against one of victim entry `v`.
-    /// Its attacker side is the former folded against the latter, its victim side the other way round, so
-    /// every blow between two members reads the tables of their own pair.
-    pub(super) pairs: Vec<Vec<FightPlan>>,
+    /// `pairs[stand][a][v]`: the one-on-one plan of a member of attacker entry `a` against one of victim
+    /// entry `v`, each standing at `stand` (front, flank, rear; the last two only with `flanking`). Its
+    /// attacker side is the former folded against the latter, its victim side the other way round, so every
+    /// blow between two members reads the tables of their own pair, from where the striker stands.
+    pub(super) pairs: [Vec<Vec<FightPlan>>; 3],
+    /// Each entry's combatant, attackers then victims (what a pile reads: THAC0, Strength, size).
+    pub(super) entries: [Vec<Combatant>; 2],
     /// The attackers, then the victims, member by member.
     pub(super) members: [Vec<Member>; 2],
     pub(super) options: RuleOptions,
@@ -42,21 +47,34 @@ impl GangPlan {
         max_rounds: u32,
         then: Then,
     ) -> Result<GangPlan, Ineligible> {
-        let mut pairs = Vec::with_capacity(sides.sides[0].len());
-        for a in &sides.sides[0] {
-            let mut row = Vec::with_capacity(sides.sides[1].len());
-            for v in &sides.sides[1] {
-                let m = Matchup {
-                    attacker: a.combatant.clone(),
-                    victim: v.combatant.clone(),
-                };
-                row.push(
-                    FightPlan::prepare(&m, options, kind, intent, max_rounds)?
-                        .with_then(&m, options, kind, then)?,
-                );
+        let stands: &[Stand] = if options.flanking {
+            &[Stand::Front, Stand::Flank, Stand::Rear]
+        } else {
+            &[Stand::Front]
+        };
+        let mut pairs: [Vec<Vec<FightPlan>>; 3] = Default::default();
+        for &stand in stands {
+            for a in &sides.sides[0] {
+                let mut row = Vec::with_capacity(sides.sides[1].len());
+                for v in &sides.sides[1] {
+                    let m = Matchup {
+                        attacker: a.combatant.clone(),
+                        victim: v.combatant.clone(),
+                    };
+                    row.push(
+                        FightPlan::prepare_at(&m, options, kind, intent, max_rounds, stand)?
+                            .with_then(&m, options, kind, then)?,
+                    );
+                }
+                pairs[stand as usize].push(row);
             }
-            pairs.push(row);
         }
+        let entries = [0, 1].map(|s| {
+            sides.sides[s]
+                .iter()
+                .map(|e| e.combatant.clone())
+                .collect::<Vec<_>>()
+        });
         let members = [0, 1].map(|s| {
             sides.sides[s]
                 .iter()
@@ -78,6 +96,7 @@ impl GangPlan {
         }
         Ok(GangPlan {
             pairs,
+            entries,
             members,
             options: options.clone(),
             max_rounds,
@@ -94,10 +113,21 @@ impl GangPlan {
         self.members[s].len()
     }
 
-    /// The plan of attacker `a` against victim `v` (members, by their index on their side).
+    /// The plan of attacker `a` against victim `v` (members, by their index on their side), face to face.
     #[inline]
     pub(super) fn pair(&self, a: usize, v: usize) -> &FightPlan {
-        &self.pairs[self.members[0][a].entry][self.members[1][v].entry]
+        self.pair_at(a, v, Stand::Front)
+    }
+
+    /// The plan of attacker `a` against victim `v`, the striker standing at `stand`.
+    #[inline]
+    pub(super) fn pair_at(&self, a: usize, v: usize, stand: Stand) -> &FightPlan {
+        &self.pairs[stand as usize][self.members[0][a].entry][self.members[1][v].entry]
+    }
+
+    /// Member `i` of side `s` as a combatant.
+    pub(super) fn combatant(&self, s: usize, i: usize) -> &Combatant {
+        &self.entries[s][self.members[s][i].entry]
     }
 }
 

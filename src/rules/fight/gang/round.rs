@@ -10,7 +10,7 @@
 use crate::dice::Roller;
 use crate::rules::attack::contest;
 use crate::rules::brawl::wrestling_damage;
-use crate::rules::fight::decide::breaks_free_first;
+use crate::rules::fight::decide::{Stand, breaks_free_first};
 use crate::rules::fight::fighter::{Fighter, KNOCKOUT_PENDING, NO_BOUT, PINNED, Slot};
 use crate::rules::fight::{ATTACKER, VICTIM};
 use crate::rules::options::Initiative;
@@ -109,13 +109,37 @@ impl GangPlan {
         }
     }
 
-    /// The plan of the pair of `me` and the foe `foe` on the other side.
+    /// The plan of the pair of `me` and the foe `foe` on the other side, face to face.
     #[inline]
     pub(super) fn between(&self, me: Who, foe: usize) -> &crate::rules::fight::FightPlan {
+        self.between_at(me, foe, Stand::Front)
+    }
+
+    /// The plan of the pair of `me` and `foe`, `me` standing at `stand`.
+    #[inline]
+    pub(super) fn between_at(
+        &self,
+        me: Who,
+        foe: usize,
+        stand: Stand,
+    ) -> &crate::rules::fight::FightPlan {
         if me.0 == ATTACKER {
-            self.pair(me.1, foe)
+            self.pair_at(me.1, foe, stand)
         } else {
-            self.pair(foe, me.1)
+            self.pair_at(foe, me.1, stand)
+        }
+    }
+
+    /// Where `who` stands against foe `t` (docs/rules.md §6, rear and flank): with `flanking`, of those on
+    /// `t` in order, the second stands behind him and the third at his flank; everyone else in front.
+    pub(super) fn stand(&self, m: &[Vec<Fighting>; 2], who: Who, t: usize) -> Stand {
+        if !self.options.flanking || m[who.0][who.1].foe != Some(t) {
+            return Stand::Front;
+        }
+        match self.on(m, 1 - who.0, t).position(|j| j == who.1) {
+            Some(1) => Stand::Rear,
+            Some(2) => Stand::Flank,
+            Some(_) | None => Stand::Front,
         }
     }
 
@@ -175,7 +199,7 @@ impl GangPlan {
 
     /// Some member makes attacks after the first pass.
     fn staggers(&self) -> bool {
-        self.pairs
+        self.pairs[Stand::Front as usize]
             .iter()
             .flatten()
             .any(|p| p.sides.iter().any(|side| side.first_pass != side.attacks))
@@ -399,6 +423,16 @@ impl GangPlan {
                 next = 1;
             }
         }
+        if next == 0 && pass == Pass::First {
+            // Several overbearing one foe roll once, as a pile.
+            if let Some(t) = self.aim(m, who, dice) {
+                let pile = self.pile_of(m, who, t, round);
+                if pile.len() > 1 {
+                    self.pile(m, s, &pile, t, round, dice);
+                    next = 1;
+                }
+            }
+        }
         for k in next..to {
             self.strike(m, who, round, false, k, dice);
         }
@@ -459,17 +493,26 @@ impl GangPlan {
         k: u32,
         dice: &mut D,
     ) {
+        if let Some(t) = self.aim(m, who, dice) {
+            self.strike_at(m, who, t, round, armed, k, dice);
+        }
+    }
+
+    /// The foe `who` strikes now: the one he holds or attacks while that foe stands, else a new one by his
+    /// policy, else a downed foe he finishes, else none.
+    fn aim<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        who: Who,
+        dice: &mut D,
+    ) -> Option<usize> {
         let (s, i) = who;
-        let held = m[s][i].holds;
-        let foe = match held.or(m[s][i].foe) {
+        match m[s][i].holds.or(m[s][i].foe) {
             Some(t) if !m[1 - s][t].f.down() => Some(t),
-            _ => {
+            Some(_) | None => {
                 self.choose(m, who, dice);
                 m[s][i].foe.or_else(|| self.finishable(m, who))
             }
-        };
-        if let Some(t) = foe {
-            self.strike_at(m, who, t, round, armed, k, dice);
         }
     }
 
@@ -503,7 +546,7 @@ impl GangPlan {
     ) {
         let (s, i) = who;
         let o = 1 - s;
-        let plan = self.between(who, t);
+        let plan = self.between_at(who, t, self.stand(m, who, t));
         let mut pair = [m[ATTACKER][0].f; 2];
         let mut me = m[s][i].f;
         me.holding = if m[s][i].holds == Some(t) {
@@ -628,4 +671,30 @@ pub(super) enum Pass {
     First,
     /// The attacks left, after everyone's first.
     Second,
+}
+
+#[cfg(test)]
+impl GangPlan {
+    pub(super) fn round_for_tests<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        round: u32,
+        dice: &mut D,
+    ) {
+        self.round(m, round, dice);
+    }
+
+    pub(super) fn turn_for_tests<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        who: Who,
+        round: u32,
+        dice: &mut D,
+    ) {
+        self.turn(m, who, round, Pass::First, dice);
+    }
+
+    pub(super) fn get_up_for_tests(&self, m: &mut [Vec<Fighting>; 2], round: u32) {
+        self.get_up(m, round);
+    }
 }

@@ -2,7 +2,6 @@
 //! until his foe is down, and the room around one foe (`max_on_one`).
 
 use crate::dice::Roller;
-use crate::rules::fight::decide::BlowKind;
 
 use super::Target;
 use super::plan::{GangPlan, ROOM, share};
@@ -75,12 +74,5 @@ impl GangPlan {
             .map(|j| share(self.members[s][j].size, foe))
             .sum();
         taken + share(self.members[s][who.1].size, foe) <= ROOM
-    }
-
-    /// `who` fights bare-handed by overbearing now (a pile's member).
-    #[allow(dead_code)]
-    pub(super) fn overbears(&self, m: &[Vec<Fighting>; 2], who: Who, t: usize) -> bool {
-        let plan = self.between(who, t);
-        plan.sides[who.0].blows[m[who.0][who.1].f.slot as usize].kind == BlowKind::Overbear
     }
 }

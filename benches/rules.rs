@@ -128,5 +128,83 @@ fn fights(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, single_actions, fights);
+/// Fights of several a side: three thugs on an armed guard, four on two. Besides criterion's fights per second,
+/// the set-up prints each fight's mean rounds and combatants, so that the rate can be read per
+/// combatant-round, the unit in which a fight of several compares with one on one (README, "Performance").
+fn sides(c: &mut Criterion) {
+    use subdual::rules::fight::Then;
+    use subdual::rules::fight::gang::{Entry, GangPlan, Sides, Target};
+    use subdual::rules::maneuver::Maneuver;
+    let o = RuleOptions::default();
+    let thug = "class = \"fighter\"\nlevel = 2\nstrength = 16\nac = 8";
+    let guard = "class = \"fighter\"\nlevel = 3\nstrength = 15\nweapon = \"long sword\"\nac = 5";
+    let side = |text: &str, count: u32| {
+        vec![Entry {
+            combatant: matchup(text, text).attacker,
+            count,
+            target: Target::Focus,
+        }]
+    };
+    let gang = |attackers: u32, victims: u32| {
+        GangPlan::prepare(
+            &Sides {
+                sides: [side(thug, attackers), side(guard, victims)],
+            },
+            &o,
+            FightKind::Brawl(Style::Punch),
+            Intent::Lethal,
+            100,
+            Then::Punch,
+        )
+        .expect("eligible")
+    };
+    let one = gang(1, 1);
+    let three = gang(3, 1);
+    let four_two = gang(4, 2);
+    let mut rng = Pooled::new(Xoshiro256PlusPlus::seed_from_u64(3));
+    for (name, plan, members) in [
+        ("1v1", &one, 2.0),
+        ("3v1", &three, 4.0),
+        ("4v2", &four_two, 6.0),
+    ] {
+        let n = 100_000;
+        let rounds: f64 = (0..n)
+            .map(|_| f64::from(plan.resolve(&mut rng).rounds))
+            .sum::<f64>()
+            / n as f64;
+        println!(
+            "sides/{name}: {rounds:.2} rounds a fight, {members} combatants: combatant-rounds per fight {:.1}",
+            rounds * members
+        );
+    }
+    let mut group = c.benchmark_group("sides");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("1v1", |b| b.iter(|| black_box(one.resolve(&mut rng))));
+    group.bench_function("3v1", |b| b.iter(|| black_box(three.resolve(&mut rng))));
+    group.bench_function("4v2", |b| b.iter(|| black_box(four_two.resolve(&mut rng))));
+    group.finish();
+    // The same 1v1 fight one on one, for the per combatant-round comparison.
+    let plain = FightPlan::prepare(
+        &matchup(thug, guard),
+        &o,
+        FightKind::Brawl(Style::Punch),
+        Intent::Lethal,
+        100,
+    )
+    .expect("eligible");
+    let n = 100_000;
+    let rounds: f64 = (0..n)
+        .map(|_| f64::from(plain.resolve(&mut rng).rounds))
+        .sum::<f64>()
+        / n as f64;
+    println!("fight/thug_vs_guard: {rounds:.2} rounds a fight, 2 combatants");
+    let mut group = c.benchmark_group("fight");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("thug_vs_guard", |b| {
+        b.iter(|| black_box(plain.resolve(&mut rng)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, single_actions, fights, sides);
 criterion_main!(benches);

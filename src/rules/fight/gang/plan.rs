@@ -18,6 +18,10 @@ pub(super) struct Member {
     pub(super) target: Target,
     /// His size, for how many can stand around one foe.
     pub(super) size: Size,
+    /// Attacks in a round and how many of them come in its first pass, by `round % 2`, as his side of any
+    /// pair says (they do not depend on the foe).
+    pub(super) attacks: [u32; 2],
+    pub(super) first_pass: [u32; 2],
 }
 
 /// A fight of several sides, prepared for one point.
@@ -34,6 +38,13 @@ pub struct GangPlan {
     pub(super) members: [Vec<Member>; 2],
     pub(super) options: RuleOptions,
     pub(super) max_rounds: u32,
+    /// Some member makes attacks after the first pass of a round.
+    pub(super) staggers: bool,
+    /// Some pair has an armed man against an unarmed foe in some pair of slots.
+    pub(super) armed_defender: bool,
+    /// `[s]`: side `s` can crowd a foe, its members' shares around the smallest foe adding to more than the
+    /// room (`max_on_one`); else the room is never short and need not be counted.
+    pub(super) crowds: [bool; 2],
 }
 
 impl GangPlan {
@@ -75,21 +86,38 @@ impl GangPlan {
                 .map(|e| e.combatant.clone())
                 .collect::<Vec<_>>()
         });
+        let front = &pairs[Stand::Front as usize];
         let members = [0, 1].map(|s| {
             sides.sides[s]
                 .iter()
                 .enumerate()
                 .flat_map(|(entry, e)| {
+                    let own = if s == 0 {
+                        &front[entry][0]
+                    } else {
+                        &front[0][entry]
+                    };
                     std::iter::repeat_n(
                         Member {
                             entry,
                             target: e.target,
                             size: e.combatant.size,
+                            attacks: own.sides[s].attacks,
+                            first_pass: own.sides[s].first_pass,
                         },
                         e.count as usize,
                     )
                 })
                 .collect::<Vec<_>>()
+        });
+        let staggers = members.iter().flatten().any(|m| m.first_pass != m.attacks);
+        let armed_defender = front.iter().flatten().any(|p| p.armed_defender);
+        let crowds = [0, 1].map(|s| {
+            let smallest = members[1 - s].iter().map(|m| m.size).min();
+            options.max_on_one
+                && smallest.is_some_and(|foe| {
+                    members[s].iter().map(|m| share(m.size, foe)).sum::<u32>() > ROOM
+                })
         });
         if members.iter().any(|m| m.is_empty()) {
             return Err(Ineligible::EmptySide);
@@ -100,6 +128,9 @@ impl GangPlan {
             members,
             options: options.clone(),
             max_rounds,
+            staggers,
+            armed_defender,
+            crowds,
         })
     }
 

@@ -44,14 +44,26 @@ pub(super) struct Fighting {
 /// One member: his side and index on it.
 pub(super) type Who = (usize, usize);
 
+/// Lists a trial reuses from round to round, so that a round allocates nothing.
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    /// Everyone, in the order they act this round.
+    order: Vec<Who>,
+    /// Who of a group acting together may act.
+    able: Vec<bool>,
+    /// The armed men and the unarmed closing on them.
+    closing: Vec<(Who, usize)>,
+}
+
 impl GangPlan {
     /// One fight of several, every member rolling his own dice.
     pub fn fight<D: MemberDice>(&self, dice: &mut D) -> GangOutcome {
         let mut m = self.start(dice);
+        let mut scratch = Scratch::default();
         let mut heal_in = self.options.temp_heal_rounds;
         let mut round = 1;
         loop {
-            self.round(&mut m, round, dice);
+            self.round(&mut m, round, &mut scratch, dice);
             if let Some(over) = self.after_round(&mut m, round, &mut heal_in) {
                 return over;
             }
@@ -145,12 +157,12 @@ impl GangPlan {
 
     /// Attacks `who` makes in `round`.
     fn attacks(&self, who: Who, round: u32) -> u32 {
-        self.own(who.0, who.1).sides[who.0].attacks[(round % 2) as usize]
+        self.members[who.0][who.1].attacks[(round % 2) as usize]
     }
 
     /// Attacks of `round` that `who` makes in its first pass.
     fn first_pass(&self, who: Who, round: u32) -> u32 {
-        self.own(who.0, who.1).sides[who.0].first_pass[(round % 2) as usize]
+        self.members[who.0][who.1].first_pass[(round % 2) as usize]
     }
 
     /// The fight's unit of damage and its `death_at` in it.
@@ -159,7 +171,13 @@ impl GangPlan {
     }
 
     /// One round.
-    fn round<D: MemberDice>(&self, m: &mut [Vec<Fighting>; 2], round: u32, dice: &mut D) {
+    fn round<D: MemberDice>(
+        &self,
+        m: &mut [Vec<Fighting>; 2],
+        round: u32,
+        scratch: &mut Scratch,
+        dice: &mut D,
+    ) {
         self.get_up(m, round);
         for s in [ATTACKER, VICTIM] {
             for i in 0..m[s].len() {
@@ -173,7 +191,8 @@ impl GangPlan {
             }
         }
         let standing = |m: &[Vec<Fighting>; 2], s: usize| m[s].iter().any(|x| !x.f.down());
-        let order = self.initiative(m, round, dice);
+        let mut order = std::mem::take(&mut scratch.order);
+        self.initiative(m, round, &mut order, dice);
         if !standing(m, ATTACKER) || !standing(m, VICTIM) {
             // Only a lethal finisher over a fallen side is left to act: his attacks of the round.
             for &who in &order {
@@ -183,6 +202,7 @@ impl GangPlan {
                     }
                 }
             }
+            scratch.order = order;
             return;
         }
         for &who in &order {
@@ -190,19 +210,14 @@ impl GangPlan {
                 self.choose(m, who, dice);
             }
         }
-        self.armed_first(m, &order, round, dice);
-        self.pass(m, &order, round, Pass::First, dice);
-        if self.staggers() {
-            self.pass(m, &order, round, Pass::Second, dice);
+        if self.armed_defender {
+            self.armed_first(m, &order, round, &mut scratch.closing, dice);
         }
-    }
-
-    /// Some member makes attacks after the first pass.
-    fn staggers(&self) -> bool {
-        self.pairs[Stand::Front as usize]
-            .iter()
-            .flatten()
-            .any(|p| p.sides.iter().any(|side| side.first_pass != side.attacks))
+        self.pass(m, &order, round, Pass::First, &mut scratch.able, dice);
+        if self.staggers {
+            self.pass(m, &order, round, Pass::Second, &mut scratch.able, dice);
+        }
+        scratch.order = order;
     }
 
     /// The downed whose knockout ran out, and the pinned whose pinner has fallen, get up; a holder who has
@@ -251,13 +266,14 @@ impl GangPlan {
         &self,
         m: &mut [Vec<Fighting>; 2],
         round: u32,
+        order: &mut Vec<Who>,
         dice: &mut D,
-    ) -> Vec<Who> {
+    ) {
         let side_roll = match self.options.initiative {
             Initiative::Side => [ATTACKER, VICTIM].map(|s| dice.member(s, 0).die(10)),
             Initiative::Individual => [0, 0],
         };
-        let mut order = Vec::with_capacity(m[0].len() + m[1].len());
+        let mut called_shots = false;
         for s in [ATTACKER, VICTIM] {
             for i in 0..m[s].len() {
                 let roll = match self.options.initiative {
@@ -269,12 +285,30 @@ impl GangPlan {
                 };
                 // A called shot adds to its maker's roll, in every round he makes one.
                 let called = self.own(s, i).sides[s].blows[m[s][i].f.slot as usize].called_shot;
+                called_shots |= called != 0;
                 m[s][i].initiative = roll + called;
-                order.push((s, i));
             }
         }
-        order.sort_by_key(|&(s, i)| (m[s][i].initiative, s, i));
-        order
+        order.clear();
+        if self.options.initiative == Initiative::Side && !called_shots {
+            // Each side acts as one: the lower side's members in order, then the other's (on a tie the
+            // attackers are listed first, and all act together).
+            let first = if side_roll[VICTIM] < side_roll[ATTACKER] {
+                VICTIM
+            } else {
+                ATTACKER
+            };
+            for s in [first, 1 - first] {
+                order.extend((0..m[s].len()).map(|i| (s, i)));
+            }
+        } else {
+            for s in [ATTACKER, VICTIM] {
+                order.extend((0..m[s].len()).map(|i| (s, i)));
+            }
+            order.sort_unstable_by_key(|&(s, i)| {
+                (u64::from(m[s][i].initiative) << 32) | ((s as u64) << 16) | i as u64
+            });
+        }
     }
 
     /// `who` can act this round: he stands and is not stunned.
@@ -292,34 +326,40 @@ impl GangPlan {
         m: &mut [Vec<Fighting>; 2],
         order: &[Who],
         round: u32,
+        closing: &mut Vec<(Who, usize)>,
         dice: &mut D,
     ) {
-        // The armed men with the unarmed closing on them, in the order the unarmed act.
-        let mut closing: Vec<(Who, Vec<usize>)> = Vec::new();
+        // The armed men and the unarmed closing on them, in the order the unarmed act.
+        closing.clear();
         for &(s, i) in order {
             if !self.can_act(m, (s, i), round) {
                 continue;
             }
             let Some(t) = m[s][i].foe else { continue };
             let armed = (1 - s, t);
-            if !self.can_act(m, armed, round) || !self.armed_against(m, armed, (s, i)) {
-                continue;
-            }
-            match closing.iter_mut().find(|(who, _)| *who == armed) {
-                Some((_, foes)) => foes.push(i),
-                None => closing.push((armed, vec![i])),
+            if self.can_act(m, armed, round) && self.armed_against(m, armed, (s, i)) {
+                closing.push((armed, i));
             }
         }
         let extra = self.options.armed_defender_extra_attack;
-        for (man, foes) in closing {
+        for k in 0..closing.len() {
+            let man = closing[k].0;
+            if closing[..k].iter().any(|(other, _)| *other == man) {
+                continue;
+            }
+            let foes = closing.iter().filter(|(other, _)| *other == man).count();
             let n = self.attacks(man, round);
-            let strikes = if extra { (foes.len() as u32).min(n) } else { n };
-            for k in 0..strikes {
-                let foe = foes[k as usize % foes.len()];
+            let strikes = if extra { (foes as u32).min(n) } else { n };
+            for j in 0..strikes {
                 if !self.can_act(m, man, round) {
                     break;
                 }
-                self.strike_at(m, man, foe, round, true, k, dice);
+                let foe = closing
+                    .iter()
+                    .filter(|(other, _)| *other == man)
+                    .nth(j as usize % foes)
+                    .map_or(0, |(_, foe)| *foe);
+                self.strike_at(m, man, foe, round, true, j, dice);
             }
             if !extra {
                 m[man.0][man.1].attacks_made = n;
@@ -350,6 +390,7 @@ impl GangPlan {
         order: &[Who],
         round: u32,
         pass: Pass,
+        able: &mut Vec<bool>,
         dice: &mut D,
     ) {
         let mut start = 0;
@@ -360,10 +401,12 @@ impl GangPlan {
                     .iter()
                     .take_while(|&&(s, i)| m[s][i].initiative == init)
                     .count();
-            let able: Vec<bool> = order[start..end]
-                .iter()
-                .map(|&who| self.can_act(m, who, round))
-                .collect();
+            able.clear();
+            able.extend(
+                order[start..end]
+                    .iter()
+                    .map(|&who| self.can_act(m, who, round)),
+            );
             for (k, &who) in order[start..end].iter().enumerate() {
                 if able[k] {
                     self.turn(m, who, round, pass, dice);
@@ -681,7 +724,7 @@ impl GangPlan {
         round: u32,
         dice: &mut D,
     ) {
-        self.round(m, round, dice);
+        self.round(m, round, &mut Scratch::default(), dice);
     }
 
     pub(super) fn turn_for_tests<D: MemberDice>(

@@ -63,10 +63,10 @@ impl GangPlan {
     /// There is room for `who` around foe `t`: with `max_on_one`, the shares of those already on him and
     /// his own fit (docs/rules.md §6: 8 Small, 6 Medium or 4 Large around a Medium foe, scaled by size).
     fn room(&self, m: &[Vec<Fighting>; 2], who: Who, t: usize) -> bool {
-        if !self.options.max_on_one {
+        let (s, o) = (who.0, 1 - who.0);
+        if !self.crowds[s] {
             return true;
         }
-        let (s, o) = (who.0, 1 - who.0);
         let foe = self.members[o][t].size;
         let taken: u32 = self
             .on(m, o, t)

@@ -236,4 +236,30 @@ rules = { sap_ko_cap = 40 }
             "sapper (fighter, Strength 16) against the victim shown; helmet rule: yes"
         );
     }
+
+    #[test]
+    fn a_side_of_several_names_each_entry_with_its_count() {
+        let text = r#"
+[[attackers]]
+name = "thug"
+class = "fighter"
+count = 3
+[[attackers]]
+name = "boss"
+level = 4
+[[victims]]
+name = "guard"
+weapon = "long sword"
+"#;
+        assert_eq!(
+            setting_of(text, &[]),
+            "3 × thug (fighter) and boss (level 4) against guard (long sword)"
+        );
+        // A swept count is the chart's to show; a sweep of entry 2 leaves entry 1's field in the setting.
+        let text = text.replace("level = 4", "level = 4\nclass = \"thief\"");
+        assert_eq!(
+            setting_of(&text, &["attackers.count", "attackers.2.level"]),
+            "thug (fighter) and boss (thief) against guard (long sword)"
+        );
+    }
 }

@@ -566,6 +566,31 @@ mod tests {
     }
 
     #[test]
+    fn side_paths_reach_every_entry_or_one() {
+        let every = side_path("attackers.weapon.magic").unwrap();
+        assert_eq!((every.side, every.plural, every.entry), (0, true, None));
+        assert_eq!(every.rest, ["weapon", "magic"]);
+        let second = side_path("victims.2.level").unwrap();
+        assert_eq!(
+            (second.side, second.plural, second.entry),
+            (1, true, Some(1))
+        );
+        assert_eq!(second.rest, ["level"]);
+        let one = side_path("attacker.level").unwrap();
+        assert_eq!((one.plural, one.entry), (false, Some(0)));
+        assert!(side_path("rules.helmets").is_none());
+        assert!(check_path("attackers.count").is_ok());
+        assert!(check_path("victims.1.target").is_ok());
+        assert!(check_path("attackers.2.weapon.magic").is_ok());
+        assert!(check_path("attackers.0.level").is_err());
+        assert!(check_path("attacker.count").is_err());
+        assert_eq!(check_path("attackers.2.levle").unwrap_err().word, "levle");
+        assert_eq!(path_name("attackers.level"), "attackers level");
+        assert_eq!(path_name("attackers.2.level"), "attacker 2 level");
+        assert_eq!(path_name("victims.count"), "victims count");
+    }
+
+    #[test]
     fn paths_must_name_a_field() {
         assert!(check_path("attacker.level").is_ok());
         assert!(check_path("rules.sap_ko_cap").is_ok());

@@ -1252,16 +1252,27 @@ impl Builder<'_> {
                 return self.sweep_origin(axis, picks[a]);
             }
         }
+        self.variant_origin(variant, section, field)
+            .unwrap_or_else(|| vec![Seg::Key(section), Seg::Key(field)])
+    }
+
+    /// The variant's key `section.field`, when the variant sets it.
+    fn variant_origin<'p>(
+        &self,
+        variant: usize,
+        section: &'p str,
+        field: &'p str,
+    ) -> Option<Vec<Seg<'p>>> {
         let in_variant = vec![
             Seg::Key("variant"),
             Seg::Index(variant),
             Seg::Key(section),
             Seg::Key(field),
         ];
-        if self.source.value_span(&in_variant).is_some() {
-            return in_variant;
-        }
-        vec![Seg::Key(section), Seg::Key(field)]
+        self.source
+            .value_span(&in_variant)
+            .is_some()
+            .then_some(in_variant)
     }
 
     /// Where a field of entry `entry` of side `s` was set at this point: the last sweep that sets it (they
@@ -1284,16 +1295,11 @@ impl Builder<'_> {
             }
         }
         let (one, several) = SIDES[s];
-        for name in [one, several] {
-            let in_variant = vec![
-                Seg::Key("variant"),
-                Seg::Index(variant),
-                Seg::Key(name),
-                Seg::Key(field),
-            ];
-            if self.source.value_span(&in_variant).is_some() {
-                return in_variant;
-            }
+        if let Some(path) = [one, several]
+            .into_iter()
+            .find_map(|name| self.variant_origin(variant, name, field))
+        {
+            return path;
         }
         if self.plural[s] {
             vec![Seg::Key(several), Seg::Index(entry), Seg::Key(field)]

@@ -17,13 +17,9 @@ ac = 5
 "#;
 
 /// The same guard, as a side of entries.
-const GUARDS: &str = r#"[[victims]]
-name = "guard"
-class = "fighter"
-level = 3
-weapon = "long sword"
-ac = 5
-"#;
+fn guards() -> String {
+    GUARD.replacen("[victim]", "[[victims]]", 1)
+}
 
 /// Runs `text` as `name.toml` in `scratch` and reads its summary.
 fn summary(scratch: &Scratch, name: &str, text: &str) -> Csv {
@@ -48,11 +44,12 @@ fn estimates(csv: &Csv, metric: &str) -> Vec<f64> {
 fn a_side_of_one_written_as_entries_runs_as_one_combatant() {
     let scratch = Scratch::new("sides_of_one");
     let head = "action = \"brawl\"\ntrials = 3000\nseed = 11\n";
+    let guards = guards();
     let one = format!(
         "{head}[attacker]\nname = \"brawler\"\nclass = \"fighter\"\nstrength = \"17\"\n{GUARD}[sweep]\n\"attacker.level\" = [1, 4]\n"
     );
     let entries = format!(
-        "{head}[[attackers]]\nname = \"brawler\"\nclass = \"fighter\"\nstrength = \"17\"\ncount = 1\n{GUARDS}[sweep]\n\"attackers.level\" = [1, 4]\n"
+        "{head}[[attackers]]\nname = \"brawler\"\nclass = \"fighter\"\nstrength = \"17\"\ncount = 1\n{guards}[sweep]\n\"attackers.level\" = [1, 4]\n"
     );
     let mut outputs = Vec::new();
     for (name, text) in [("one", &one), ("entries", &entries)] {
@@ -79,8 +76,9 @@ fn a_side_of_one_written_as_entries_runs_as_one_combatant() {
 #[test]
 fn more_thugs_on_an_armed_guard_win_more_often() {
     let scratch = Scratch::new("sides_thugs");
+    let guards = guards();
     let text = format!(
-        "action = \"brawl\"\ntrials = 20000\nseed = 7\n[[attackers]]\nname = \"thug\"\nclass = \"fighter\"\nlevel = 2\nstrength = \"16\"\n{GUARDS}[sweep]\n\"attackers.count\" = [1, 2, 3]\n"
+        "action = \"brawl\"\ntrials = 20000\nseed = 7\n[[attackers]]\nname = \"thug\"\nclass = \"fighter\"\nlevel = 2\nstrength = \"16\"\n{guards}[sweep]\n\"attackers.count\" = [1, 2, 3]\n"
     );
     let csv = summary(&scratch, "thugs", &text);
     let win = estimates(&csv, "p_attackers_win");
@@ -96,9 +94,10 @@ fn more_thugs_on_an_armed_guard_win_more_often() {
 #[test]
 fn a_sweep_of_one_entry_sets_that_entry_alone() {
     let scratch = Scratch::new("sides_one_entry");
+    let guards = guards();
     let side = |first: u32, second: u32| {
         format!(
-            "action = \"brawl\"\ntrials = 3000\nseed = 5\n[[attackers]]\nname = \"thug\"\nclass = \"fighter\"\nlevel = {first}\n[[attackers]]\nname = \"veteran\"\nclass = \"fighter\"\nlevel = {second}\n{GUARDS}"
+            "action = \"brawl\"\ntrials = 3000\nseed = 5\n[[attackers]]\nname = \"thug\"\nclass = \"fighter\"\nlevel = {first}\n[[attackers]]\nname = \"veteran\"\nclass = \"fighter\"\nlevel = {second}\n{guards}"
         )
     };
     let swept = summary(
@@ -119,8 +118,9 @@ fn a_sweep_of_one_entry_sets_that_entry_alone() {
 
 /// A brawl of two thugs (`count`) on a guard, the base of the refused files below.
 fn thugs(extra_attacker: &str, rest: &str) -> String {
+    let guards = guards();
     format!(
-        "action = \"brawl\"\n[[attackers]]\nclass = \"fighter\"\ncount = 2\n{extra_attacker}{GUARDS}{rest}"
+        "action = \"brawl\"\n[[attackers]]\nclass = \"fighter\"\ncount = 2\n{extra_attacker}{guards}{rest}"
     )
 }
 

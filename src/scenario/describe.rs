@@ -5,63 +5,63 @@
 use toml::{Table, Value};
 
 use crate::scenario::Axis;
-use crate::scenario::sweep::{SweepValue, path_value};
+use crate::scenario::sweep::{ENTRY_FIELDS, SIDES, SweepValue, path_value, side_path};
 
 /// `thief (human, Strength 12, club, behind) against ogre (unaware)`, then the action options and rule
-/// switches the file sets for every variant.
+/// switches the file sets for every variant. A side of several names each entry, its count before it when
+/// no sweep or variant changes it: `3 × thug (fighter) against guard (long sword)`.
 pub fn setting(table: &Table, axes: &[Axis]) -> String {
     let overridden = |section: &str, field: &str| -> bool {
         let swept = axes.iter().any(|a| {
             let mut parts = a.path.split('.');
             parts.next() == Some(section) && parts.next() == Some(field)
         });
-        let varied = match table.get("variant") {
-            Some(Value::Array(variants)) => variants.iter().any(|v| {
-                v.get(section)
-                    .and_then(Value::as_table)
-                    .is_some_and(|t| t.contains_key(field))
-            }),
-            _ => false,
-        };
-        swept || varied
+        swept || varied(table, section, field)
     };
-    let side = |section: &str| -> String {
-        let fields = table.get(section).and_then(Value::as_table);
-        let kept: Vec<(&String, &Value)> = fields
-            .into_iter()
-            .flatten()
-            .filter(|(field, _)| !overridden(section, field))
-            .collect();
-        let text = |field: &str| -> Option<String> {
-            kept.iter()
-                .find(|(f, _)| *f == field)
-                .and_then(|(_, v)| v.as_str())
-                .map(str::to_string)
-        };
-        let name = text("name");
-        let kind = text("class").or_else(|| text("monster"));
-        // Without a name, and with the class or monster swept, the chart shows who he is.
-        let noun = name
-            .clone()
-            .or(kind.clone())
-            .unwrap_or(format!("the {section} shown"));
-        let details: Vec<String> = kept
-            .iter()
-            .filter(|(field, _)| field.as_str() != "name")
-            // The class or monster is the noun when no name stands for it.
-            .filter(|(field, _)| {
-                name.is_some() && kind.as_deref() != name.as_deref()
-                    || !matches!(field.as_str(), "class" | "monster")
+    // A field of entry `e` of side `s`: a sweep of the side, of every entry or of this one, or a variant.
+    let entry_overridden = |s: usize, e: usize, field: &str| -> bool {
+        let swept = axes.iter().any(|a| {
+            side_path(&a.path).is_some_and(|p| {
+                p.side == s && p.entry.is_none_or(|n| n == e) && p.rest.first() == Some(&field)
             })
-            .filter_map(|(field, value)| detail(section, field, value))
-            .collect();
-        if details.is_empty() {
-            noun
-        } else {
-            format!("{noun} ({})", details.join(", "))
+        });
+        let (one, several) = SIDES[s];
+        swept || varied(table, one, field) || varied(table, several, field)
+    };
+    let side = |s: usize| -> String {
+        let (one, several) = SIDES[s];
+        let kept = |e: usize, fields: Option<&Table>| -> Vec<(String, Value)> {
+            fields
+                .into_iter()
+                .flatten()
+                .filter(|(field, _)| !ENTRY_FIELDS.contains(&field.as_str()))
+                .filter(|(field, _)| !entry_overridden(s, e, field))
+                .map(|(field, value)| (field.clone(), value.clone()))
+                .collect()
+        };
+        match table.get(several) {
+            Some(Value::Array(entries)) => entries
+                .iter()
+                .enumerate()
+                .map(|(e, entry)| {
+                    let fields = entry.as_table();
+                    let who = person(one, &kept(e, fields));
+                    match fields
+                        .and_then(|f| f.get("count"))
+                        .and_then(Value::as_integer)
+                    {
+                        Some(n) if n > 1 && !entry_overridden(s, e, "count") => {
+                            format!("{n} × {who}")
+                        }
+                        _ => who,
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" and "),
+            _ => person(one, &kept(0, table.get(one).and_then(Value::as_table))),
         }
     };
-    let mut text = format!("{} against {}", side("attacker"), side("victim"));
+    let mut text = format!("{} against {}", side(0), side(1));
     for section in ["action_options", "rules"] {
         let set: Vec<String> = table
             .get(section)
@@ -77,6 +77,51 @@ pub fn setting(table: &Table, axes: &[Axis]) -> String {
         }
     }
     text
+}
+
+/// Set in some variant's table `section`.
+fn varied(table: &Table, section: &str, field: &str) -> bool {
+    match table.get("variant") {
+        Some(Value::Array(variants)) => variants.iter().any(|v| {
+            v.get(section)
+                .and_then(Value::as_table)
+                .is_some_and(|t| t.contains_key(field))
+        }),
+        _ => false,
+    }
+}
+
+/// A combatant in a few words from the fields the setting keeps: his name (or class, or monster), then
+/// the rest in parentheses.
+fn person(section: &str, kept: &[(String, Value)]) -> String {
+    let text = |field: &str| -> Option<String> {
+        kept.iter()
+            .find(|(f, _)| f == field)
+            .and_then(|(_, v)| v.as_str())
+            .map(str::to_string)
+    };
+    let name = text("name");
+    let kind = text("class").or_else(|| text("monster"));
+    // Without a name, and with the class or monster swept, the chart shows who he is.
+    let noun = name
+        .clone()
+        .or(kind.clone())
+        .unwrap_or(format!("the {section} shown"));
+    let details: Vec<String> = kept
+        .iter()
+        .filter(|(field, _)| field.as_str() != "name")
+        // The class or monster is the noun when no name stands for it.
+        .filter(|(field, _)| {
+            name.is_some() && kind.as_deref() != name.as_deref()
+                || !matches!(field.as_str(), "class" | "monster")
+        })
+        .filter_map(|(field, value)| detail(section, field, value))
+        .collect();
+    if details.is_empty() {
+        noun
+    } else {
+        format!("{noun} ({})", details.join(", "))
+    }
 }
 
 /// One field as the setting writes it: names bare (`human`, `club`), states in a word (`unaware`,
@@ -189,6 +234,32 @@ rules = { sap_ko_cap = 40 }
         assert_eq!(
             setting_of(text, &["attacker.level", "victim.monster"]),
             "sapper (fighter, Strength 16) against the victim shown; helmet rule: yes"
+        );
+    }
+
+    #[test]
+    fn a_side_of_several_names_each_entry_with_its_count() {
+        let text = r#"
+[[attackers]]
+name = "thug"
+class = "fighter"
+count = 3
+[[attackers]]
+name = "boss"
+level = 4
+[[victims]]
+name = "guard"
+weapon = "long sword"
+"#;
+        assert_eq!(
+            setting_of(text, &[]),
+            "3 × thug (fighter) and boss (level 4) against guard (long sword)"
+        );
+        // A swept count is the chart's to show; a sweep of entry 2 leaves entry 1's field in the setting.
+        let text = text.replace("level = 4", "level = 4\nclass = \"thief\"");
+        assert_eq!(
+            setting_of(&text, &["attackers.count", "attackers.2.level"]),
+            "thug (fighter) and boss (thief) against guard (long sword)"
         );
     }
 }

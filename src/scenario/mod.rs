@@ -11,6 +11,7 @@ pub mod combatant;
 pub mod describe;
 pub mod locate;
 pub mod schema;
+pub(crate) mod sides;
 pub mod sweep;
 pub mod tune;
 
@@ -22,16 +23,17 @@ use toml::de::{DeTable, Deserializer};
 use toml::{Table, Value};
 
 use crate::rules::action::{Action, Prepared};
+use crate::rules::fight::gang::{self, Entry, Sides, Target};
 use crate::rules::options::RuleOptions;
 use crate::rules::reads::{self, Role};
-use crate::rules::{Combatant, Ineligible, Matchup};
+use crate::rules::{Ineligible, Matchup};
 use crate::stats::metrics;
 use crate::stats::paired::{self, Comparison};
 pub use action_options::ActionOptionsSpec;
 use chart::{Chart, ChartSpec};
 pub use combatant::{CombatantSpec, SpecError};
 use locate::{ScenarioError, Seg, Source, did_you_mean};
-use sweep::{SECTIONS, SweepValue};
+use sweep::{SIDES, SweepValue};
 
 /// Trials per point when neither the file nor `--trials` says.
 pub const DEFAULT_TRIALS: u64 = 100_000;
@@ -64,6 +66,15 @@ pub(crate) struct RawScenario {
     #[serde(default)]
     #[allow(dead_code)]
     victim: CombatantSpec,
+    /// A side of several, in place of `[attacker]`: one table per kind of member, each a combatant with
+    /// `count` and `target`.
+    #[serde(default)]
+    #[allow(dead_code)]
+    attackers: Vec<sides::EntrySpec>,
+    /// The victims as a side of several, in place of `[victim]`.
+    #[serde(default)]
+    #[allow(dead_code)]
+    victims: Vec<sides::EntrySpec>,
     /// Options of the action; an option the action does not use is an error.
     #[serde(default)]
     #[allow(dead_code)]
@@ -104,6 +115,11 @@ pub(crate) struct RawVariant {
     attacker: Option<CombatantSpec>,
     /// Overrides of the victim.
     victim: Option<CombatantSpec>,
+    /// Overrides of every entry of `[[attackers]]` (a table: its keys, `count` and `target` too, are set on
+    /// each entry).
+    attackers: Option<sides::EntrySpec>,
+    /// Overrides of every entry of `[[victims]]`.
+    victims: Option<sides::EntrySpec>,
     /// Overrides of the action options.
     action_options: Option<ActionOptionsSpec>,
     /// Overrides of the rule switches.
@@ -274,6 +290,7 @@ impl Scenario {
             ));
         }
         let source = Source::of(file, text, document.get_ref());
+        sides::check_entries(&document, &source)?;
         let raw = RawScenario::deserialize(Deserializer::from(document)).map_err(|e| {
             let mut err = source.from_toml(&e);
             if err.message.contains("missing field `action`") {
@@ -287,6 +304,7 @@ impl Scenario {
         Builder {
             source: &source,
             table: &table,
+            plural: SIDES.map(|(_, plural)| table.contains_key(plural)),
             raw,
         }
         .build(stem, bytes, text)
@@ -369,7 +387,25 @@ struct FieldUse<'p> {
 struct Builder<'a> {
     source: &'a Source,
     table: &'a Table,
+    /// Each side is written as entries (`[[attackers]]`) rather than as one combatant (`[attacker]`).
+    plural: [bool; 2],
     raw: RawScenario,
+}
+
+/// A variant's tables, base and variant merged: each side as its entries' tables (one for a side written
+/// `[attacker]`), then `[action_options]` and `[rules]`.
+#[derive(Clone)]
+struct Sections {
+    sides: [Vec<Table>; 2],
+    action_options: Table,
+    rules: Table,
+}
+
+/// An entry at one point: its combatant's fields, its count, its target policy.
+struct EntryAt {
+    fields: Table,
+    count: u32,
+    target: Target,
 }
 
 impl Builder<'_> {
@@ -387,6 +423,7 @@ impl Builder<'_> {
             return Err(self.error(&path, message, None));
         }
         self.check_names()?;
+        self.check_forms()?;
         let raw = &self.raw;
         let action = raw.action;
         let trials = raw.trials.unwrap_or(DEFAULT_TRIALS);
@@ -411,10 +448,9 @@ impl Builder<'_> {
                 None,
             ));
         }
-        let variants = self.variants()?;
+        let mut variants = self.variants()?;
         let actions: Vec<Action> = variants.iter().map(|(_, _, a)| *a).collect();
         let baseline = self.baseline(&variants)?;
-        let pairings = self.pairings(&variants, baseline)?;
         self.check_action_options(action, &actions)?;
         let axes = self.axes(action)?;
         // Checked: four axes of 100,000 values make 10^20 points, which wraps a 64-bit product.
@@ -434,6 +470,17 @@ impl Builder<'_> {
                 None,
             ));
         }
+        // Decided once for the study: when some point has a side of several, every fight of the study is
+        // fought by the round of sides, so that its points report the same metrics.
+        let several = self.several(&variants, &axes)?;
+        let action = if several { action.of_sides() } else { action };
+        for (_, _, a) in &mut variants {
+            if several {
+                *a = a.of_sides();
+            }
+        }
+        let actions: Vec<Action> = variants.iter().map(|(_, _, a)| *a).collect();
+        let pairings = self.pairings(&variants, baseline)?;
         let title = raw.title.clone().unwrap_or_else(|| stem.to_string());
         let distinct_actions = distinct(action, &actions);
         let charts = self.charts(
@@ -443,8 +490,8 @@ impl Builder<'_> {
             &title,
             &variants[baseline].0,
         )?;
-        let (points, warnings) = self.points(&variants, &axes)?;
-        let tunes = self.tunes(&variants, baseline, &axes)?;
+        let (points, warnings) = self.points(&variants, &axes, several)?;
+        let tunes = self.tunes(&variants, baseline, &axes, several)?;
         if let Some(first) = points.first()
             && points.iter().all(|p| p.prepared.is_err())
         {
@@ -492,9 +539,18 @@ impl Builder<'_> {
                 places.push((vec![Seg::Key(side), Seg::Key("name")], name));
             }
         }
+        for (_, side) in SIDES {
+            if let Some(Value::Array(entries)) = self.table.get(side) {
+                for (i, entry) in entries.iter().enumerate() {
+                    if let Some(name) = entry.get("name") {
+                        places.push((vec![Seg::Key(side), Seg::Index(i), Seg::Key("name")], name));
+                    }
+                }
+            }
+        }
         if let Some(Value::Array(variants)) = self.table.get("variant") {
             for (i, variant) in variants.iter().enumerate() {
-                for side in ["attacker", "victim"] {
+                for side in ["attacker", "victim", "attackers", "victims"] {
                     if let Some(name) = variant.get(side).and_then(|t| t.get("name")) {
                         let path = vec![
                             Seg::Key("variant"),
@@ -523,6 +579,44 @@ impl Builder<'_> {
                     format!("`{}` {problem}", value.as_str().unwrap_or_default()),
                     None,
                 ));
+            }
+        }
+        Ok(())
+    }
+
+    /// One form a side: `[attacker]` or `[[attackers]]`, with at least one entry; a variant sets a side
+    /// written as entries with `[variant.attackers]`, a table whose keys go to every entry.
+    fn check_forms(&self) -> Result<(), ScenarioError> {
+        for (s, (one, several)) in SIDES.into_iter().enumerate() {
+            if !self.plural[s] {
+                continue;
+            }
+            if self.table.contains_key(one) {
+                return Err(self.error(
+                    &[Seg::Key(one)],
+                    format!("the {several} are written twice, as `[{one}]` and as `[[{several}]]`: a side takes one form"),
+                    Some(format!("keep `[[{several}]]` (an entry with `count = 1` is `[{one}]`), or `[{one}]` alone")),
+                ));
+            }
+            if let Some(Value::Array(entries)) = self.table.get(several)
+                && entries.is_empty()
+            {
+                return Err(self.error(
+                    &[Seg::Key(several)],
+                    format!("`{several}` has no entries: a side has at least one member"),
+                    Some(format!("write a `[[{several}]]` table per kind of member")),
+                ));
+            }
+            if let Some(Value::Array(variants)) = self.table.get("variant") {
+                for (i, variant) in variants.iter().enumerate() {
+                    if variant.get(one).is_some() {
+                        return Err(self.error(
+                            &[Seg::Key("variant"), Seg::Index(i), Seg::Key(one)],
+                            format!("the file writes its {several} as `[[{several}]]`: a variant sets them with `[variant.{several}]`"),
+                            Some(format!("rename `[variant.{one}]` to `[variant.{several}]` (its keys are set on every entry)")),
+                        ));
+                    }
+                }
             }
         }
         Ok(())
@@ -714,6 +808,38 @@ impl Builder<'_> {
         }
     }
 
+    /// Why a path into a side does not fit how the file writes it: `attacker.level` when the side is
+    /// `[[attackers]]`, or an entry beyond the last.
+    fn side_path_problem(&self, path: &str) -> Option<(String, Option<String>)> {
+        let side = sweep::side_path(path)?;
+        let (one, several) = SIDES[side.side];
+        let rest = side.rest.join(".");
+        if !side.plural && self.plural[side.side] {
+            return Some((
+                format!("`{path}`: the file writes its {several} as `[[{several}]]`"),
+                Some(format!(
+                    "write `{several}.{rest}` (every entry) or `{several}.1.{rest}` (the first)"
+                )),
+            ));
+        }
+        let entries = match self.table.get(several) {
+            Some(Value::Array(items)) => items.len(),
+            _ => 1,
+        };
+        match side.entry {
+            Some(n) if side.plural && n >= entries => Some((
+                format!(
+                    "`{path}`: the {several} have {entries} {} (`{one}` counts as one)",
+                    if entries == 1 { "entry" } else { "entries" }
+                ),
+                Some(format!(
+                    "entries are numbered from 1 in file order: `{several}.1.{rest}` to `{several}.{entries}.{rest}`, or `{several}.{rest}` for every one"
+                )),
+            )),
+            Some(_) | None => None,
+        }
+    }
+
     fn axes(&self, action: Action) -> Result<Vec<Axis>, ScenarioError> {
         let mut axes = Vec::new();
         for (path, value) in &self.raw.sweep {
@@ -727,6 +853,9 @@ impl Builder<'_> {
                     e.message,
                     did_you_mean(&e.word, e.candidates.iter().copied()),
                 ));
+            }
+            if let Some((message, help)) = self.side_path_problem(path) {
+                return Err(key_error(message, help));
             }
             let values = match value {
                 Value::Array(items) => {
@@ -848,6 +977,7 @@ impl Builder<'_> {
         &self,
         variants: &[(String, Table, Action)],
         axes: &[Axis],
+        several: bool,
     ) -> Result<(Vec<Point>, Vec<ScenarioError>), ScenarioError> {
         let grid: usize = axes.iter().map(|a| a.values.len()).product();
         let mut points = Vec::with_capacity(variants.len() * grid);
@@ -856,7 +986,7 @@ impl Builder<'_> {
             let sections = self.sections(*action, overrides);
             for flat in 0..grid {
                 let picks = picks_of(axes, flat);
-                points.push(self.point(*action, v, &sections, axes, &picks, &mut uses)?);
+                points.push(self.point(*action, v, &sections, axes, &picks, several, &mut uses)?);
             }
         }
         let warnings = uses
@@ -876,6 +1006,7 @@ impl Builder<'_> {
         variants: &[(String, Table, Action)],
         baseline: usize,
         axes: &[Axis],
+        several: bool,
     ) -> Result<Vec<tune::Tune>, ScenarioError> {
         let mut tunes: Vec<tune::Tune> = Vec::new();
         let names: Vec<&str> = variants.iter().map(|(n, _, _)| n.as_str()).collect();
@@ -904,6 +1035,9 @@ impl Builder<'_> {
                     e.message,
                     did_you_mean(&e.word, e.candidates.iter().copied()),
                 ));
+            }
+            if let Some((message, help)) = self.side_path_problem(&parameter) {
+                return Err(fail("parameter", message, help));
             }
             if axes.iter().any(|a| a.path == parameter) {
                 return Err(fail(
@@ -1061,6 +1195,7 @@ impl Builder<'_> {
                             &sections,
                             &tuned_axes,
                             &picks,
+                            several,
                             &mut Vec::new(),
                         )
                         .map_err(|e| {
@@ -1101,8 +1236,8 @@ impl Builder<'_> {
         Ok(tunes)
     }
 
-    /// Where a field of a section was set at this point: the sweep value, else the variant's key, else the
-    /// base key.
+    /// Where a field of `[action_options]` or `[rules]` was set at this point: the sweep value, else the
+    /// variant's key, else the base key.
     fn origin<'p>(
         &self,
         variant: usize,
@@ -1114,109 +1249,343 @@ impl Builder<'_> {
         for (a, axis) in axes.iter().enumerate() {
             let mut segs = axis.path.split('.');
             if segs.next() == Some(section) && segs.next() == Some(field) {
-                let value_path = vec![
-                    Seg::Key("sweep"),
-                    Seg::Key(axis.path.as_str()),
-                    Seg::Index(picks[a]),
-                ];
-                return if self.source.value_span(&value_path).is_some() {
-                    value_path
-                } else {
-                    vec![Seg::Key("sweep"), Seg::Key(axis.path.as_str())]
-                };
+                return self.sweep_origin(axis, picks[a]);
             }
         }
+        self.variant_origin(variant, section, field)
+            .unwrap_or_else(|| vec![Seg::Key(section), Seg::Key(field)])
+    }
+
+    /// The variant's key `section.field`, when the variant sets it.
+    fn variant_origin<'p>(
+        &self,
+        variant: usize,
+        section: &'p str,
+        field: &'p str,
+    ) -> Option<Vec<Seg<'p>>> {
         let in_variant = vec![
             Seg::Key("variant"),
             Seg::Index(variant),
             Seg::Key(section),
             Seg::Key(field),
         ];
-        if self.source.value_span(&in_variant).is_some() {
-            return in_variant;
-        }
-        vec![Seg::Key(section), Seg::Key(field)]
+        self.source
+            .value_span(&in_variant)
+            .is_some()
+            .then_some(in_variant)
     }
 
-    /// A variant's [`SECTIONS`]: the base's tables, then the variant's key by key. Merged once per
-    /// variant; each point adds its sweep values to a copy.
-    fn sections(&self, action: Action, overrides: &Table) -> [Table; 4] {
-        let mut sections: [Table; 4] = Default::default();
-        // A variant with its own action does not inherit the options of the file's action.
-        let own_action = action != self.raw.action;
-        for (name, merged) in SECTIONS.iter().zip(sections.iter_mut()) {
-            if let Some(Value::Table(t)) = self.table.get(*name)
-                && !(own_action && *name == "action_options")
-            {
-                *merged = t.clone();
-            }
-            if let Some(Value::Table(t)) = overrides.get(*name) {
-                merged.extend(t.iter().map(|(k, v)| (k.clone(), v.clone())));
-            }
-        }
-        sections
-    }
-
-    /// One point: the variant's `sections` with this point's sweep values, resolved; each combatant field
-    /// it sets is noted in `uses`, where the file sets it, as read or not by this point.
-    fn point<'p>(
+    /// Where a field of entry `entry` of side `s` was set at this point: the last sweep that sets it (they
+    /// are set in order), else the variant's key, else the base key.
+    fn entry_origin<'p>(
         &self,
-        action: Action,
         variant: usize,
-        sections: &[Table; 4],
         axes: &'p [Axis],
         picks: &[usize],
-        uses: &mut Vec<FieldUse<'p>>,
-    ) -> Result<Point, ScenarioError> {
+        (s, entry): (usize, usize),
+        field: &'p str,
+    ) -> Vec<Seg<'p>> {
+        for (a, axis) in axes.iter().enumerate().rev() {
+            if let Some(side) = sweep::side_path(&axis.path)
+                && side.side == s
+                && side.entry.is_none_or(|n| n == entry)
+                && side.rest.first() == Some(&field)
+            {
+                return self.sweep_origin(axis, picks[a]);
+            }
+        }
+        let (one, several) = SIDES[s];
+        if let Some(path) = [one, several]
+            .into_iter()
+            .find_map(|name| self.variant_origin(variant, name, field))
+        {
+            return path;
+        }
+        if self.plural[s] {
+            vec![Seg::Key(several), Seg::Index(entry), Seg::Key(field)]
+        } else {
+            vec![Seg::Key(one), Seg::Key(field)]
+        }
+    }
+
+    /// A sweep's value at `pick`, or its key when the values are a range.
+    fn sweep_origin<'p>(&self, axis: &'p Axis, pick: usize) -> Vec<Seg<'p>> {
+        let value_path = vec![
+            Seg::Key("sweep"),
+            Seg::Key(axis.path.as_str()),
+            Seg::Index(pick),
+        ];
+        if self.source.value_span(&value_path).is_some() {
+            value_path
+        } else {
+            vec![Seg::Key("sweep"), Seg::Key(axis.path.as_str())]
+        }
+    }
+
+    /// A variant's [`Sections`]: the base's tables, then the variant's key by key (`[variant.attackers]`
+    /// on every entry of the side). Merged once per variant; each point adds its sweep values to a copy.
+    fn sections(&self, action: Action, overrides: &Table) -> Sections {
+        let base = |name: &str| match self.table.get(name) {
+            Some(Value::Table(t)) => t.clone(),
+            _ => Table::new(),
+        };
+        let merge = |table: &mut Table, name: &str| {
+            if let Some(Value::Table(t)) = overrides.get(name) {
+                table.extend(t.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+        };
+        let sides = SIDES.map(|(one, several)| {
+            let mut entries: Vec<Table> = match self.table.get(several) {
+                Some(Value::Array(items)) => {
+                    items.iter().filter_map(|v| v.as_table().cloned()).collect()
+                }
+                _ => vec![base(one)],
+            };
+            for entry in &mut entries {
+                merge(entry, one);
+                merge(entry, several);
+            }
+            entries
+        });
+        // A variant with its own action does not inherit the options of the file's action.
+        let mut action_options = if action.written() != self.raw.action {
+            Table::new()
+        } else {
+            base("action_options")
+        };
+        merge(&mut action_options, "action_options");
+        let mut rules = base("rules");
+        merge(&mut rules, "rules");
+        Sections {
+            sides,
+            action_options,
+            rules,
+        }
+    }
+
+    /// The variant's `sections` with this point's sweep values set, and those values. An option sweep
+    /// applies to the variants whose action reads the option.
+    fn at_point(
+        &self,
+        action: Action,
+        sections: &Sections,
+        axes: &[Axis],
+        picks: &[usize],
+    ) -> (Sections, Vec<SweepValue>) {
         let mut sections = sections.clone();
         let mut values = Vec::with_capacity(axes.len());
         for (axis, pick) in axes.iter().zip(picks) {
             let value = axis.values[*pick].clone();
             let segments: Vec<&str> = axis.path.split('.').collect();
-            // An option sweep applies to the variants whose action reads the option.
-            let unused_option = segments[0] == "action_options"
-                && !action
+            if let Some(side) = sweep::side_path(&axis.path) {
+                for (e, entry) in sections.sides[side.side].iter_mut().enumerate() {
+                    if side.entry.is_none_or(|n| n == e) {
+                        set_path(entry, &side.rest, value.to_toml());
+                    }
+                }
+            } else if segments[0] == "rules" {
+                set_path(&mut sections.rules, &segments[1..], value.to_toml());
+            } else if segments[0] == "action_options"
+                && action
                     .options_used()
-                    .contains(&segments[1..].join(".").as_str());
-            if let Some(i) = SECTIONS.iter().position(|name| *name == segments[0])
-                && !unused_option
+                    .contains(&segments[1..].join(".").as_str())
             {
-                set_path(&mut sections[i], &segments[1..], value.to_toml());
+                set_path(
+                    &mut sections.action_options,
+                    &segments[1..],
+                    value.to_toml(),
+                );
             }
             values.push(value);
         }
-        let [attacker, victim, action_options, rules] = sections;
-        let set = |table: &Table| -> Vec<&'static str> {
-            CombatantSpec::FIELDS
+        (sections, values)
+    }
+
+    /// The entries of side `s` at a point, with their `count` (1 to [`gang::MAX_MEMBERS`], and as many in
+    /// all) and `target` checked and taken out of their tables.
+    fn entries(
+        &self,
+        variant: usize,
+        s: usize,
+        tables: &[Table],
+        axes: &[Axis],
+        picks: &[usize],
+    ) -> Result<Vec<EntryAt>, ScenarioError> {
+        let several = SIDES[s].1;
+        let mut out = Vec::with_capacity(tables.len());
+        let mut total = 0;
+        for (e, table) in tables.iter().enumerate() {
+            let at = |field| self.entry_origin(variant, axes, picks, (s, e), field);
+            let mut fields = table.clone();
+            let count = match fields.remove("count") {
+                None => 1,
+                Some(Value::Integer(n)) if (1..=i64::from(gang::MAX_MEMBERS)).contains(&n) => {
+                    n as u32
+                }
+                Some(other) => {
+                    return Err(self.error(
+                        &at("count"),
+                        format!(
+                            "{several}.count = {other}: expected a whole number from 1 to {} (the members of this entry)",
+                            gang::MAX_MEMBERS
+                        ),
+                        None,
+                    ));
+                }
+            };
+            let target = match fields.remove("target") {
+                None => Target::default(),
+                Some(value) => {
+                    let name = value.as_str().unwrap_or_default();
+                    let names = Target::ALL.map(Target::name);
+                    Target::ALL
+                        .into_iter()
+                        .find(|t| t.name() == name)
+                        .ok_or_else(|| {
+                            self.error(
+                                &at("target"),
+                                format!(
+                                    "{several}.target = {value} is not a target policy: expected one of {}",
+                                    names.join(", ")
+                                ),
+                                did_you_mean(name, names),
+                            )
+                        })?
+                }
+            };
+            total += count;
+            if total > gang::MAX_MEMBERS {
+                return Err(self.error(
+                    &at("count"),
+                    format!(
+                        "the {several} have {total} members here: a side has at most {}",
+                        gang::MAX_MEMBERS
+                    ),
+                    Some("lower a `count`".to_string()),
+                ));
+            }
+            out.push(EntryAt {
+                fields,
+                count,
+                target,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Whether some point of some variant has a side of several members. A single action is one against
+    /// one, so such a side is an error there.
+    fn several(
+        &self,
+        variants: &[(String, Table, Action)],
+        axes: &[Axis],
+    ) -> Result<bool, ScenarioError> {
+        let grid: usize = axes.iter().map(|a| a.values.len()).product();
+        let mut several = false;
+        for (v, (_, overrides, action)) in variants.iter().enumerate() {
+            let sections = self.sections(*action, overrides);
+            for flat in 0..grid {
+                let picks = picks_of(axes, flat);
+                let (at, _) = self.at_point(*action, &sections, axes, &picks);
+                for (s, tables) in at.sides.iter().enumerate() {
+                    let entries = self.entries(v, s, tables, axes, &picks)?;
+                    let members: u32 = entries.iter().map(|e| e.count).sum();
+                    if members < 2 {
+                        continue;
+                    }
+                    if !action.is_fight() {
+                        let several = SIDES[s].1;
+                        let path = match entries.iter().position(|e| e.count > 1) {
+                            Some(e) => self.entry_origin(v, axes, &picks, (s, e), "count"),
+                            None => vec![Seg::Key(several), Seg::Index(1)],
+                        };
+                        return Err(self.error(
+                            &path,
+                            format!(
+                                "action `{action}` is one against one, and the {several} are {members} here: sides of several fight"
+                            ),
+                            Some("use action `brawl` or `subdue`, or one member a side".to_string()),
+                        ));
+                    }
+                    several = true;
+                }
+            }
+        }
+        Ok(several)
+    }
+
+    /// One point: the variant's `sections` with this point's sweep values, resolved; each combatant field
+    /// it sets is noted in `uses`, where the file sets it, as read or not by this point. The fields read
+    /// are judged by the first entry of each side, as for a side of one.
+    #[allow(clippy::too_many_arguments)]
+    fn point<'p>(
+        &self,
+        action: Action,
+        variant: usize,
+        sections: &Sections,
+        axes: &'p [Axis],
+        picks: &[usize],
+        several: bool,
+        uses: &mut Vec<FieldUse<'p>>,
+    ) -> Result<Point, ScenarioError> {
+        let (at, values) = self.at_point(action, sections, axes, picks);
+        let mut sides: [Vec<Entry>; 2] = Default::default();
+        let mut set_fields: [Vec<&'static str>; 2] = Default::default();
+        for (s, tables) in at.sides.iter().enumerate() {
+            let section = if self.plural[s] {
+                SIDES[s].1
+            } else {
+                SIDES[s].0
+            };
+            for (e, entry) in self
+                .entries(variant, s, tables, axes, picks)?
                 .into_iter()
-                .filter(|field| table.contains_key(*field))
-                .collect()
-        };
-        let set_fields = [set(&attacker), set(&victim)];
-        let combatant = |side: &'static str, table: Table| -> Result<Combatant, ScenarioError> {
-            let spec: CombatantSpec = self.typed(side, table, axes, picks)?;
-            spec.resolve().map_err(|SpecError { field, message }| {
-                let path = self.origin(variant, axes, picks, side, field);
-                self.error(&path, format!("{side}.{field}: {message}"), None)
-            })
-        };
-        let matchup = Matchup {
-            attacker: combatant("attacker", attacker)?,
-            victim: combatant("victim", victim)?,
-        };
-        let options: RuleOptions = self.typed("rules", rules, axes, picks)?;
+                .enumerate()
+            {
+                if e == 0 {
+                    set_fields[s] = CombatantSpec::FIELDS
+                        .into_iter()
+                        .filter(|field| entry.fields.contains_key(*field))
+                        .collect();
+                }
+                let spec: CombatantSpec = self.typed(section, entry.fields, axes, picks)?;
+                let combatant = spec.resolve().map_err(|SpecError { field, message }| {
+                    let path = self.entry_origin(variant, axes, picks, (s, e), field);
+                    self.error(&path, format!("{section}.{field}: {message}"), None)
+                })?;
+                sides[s].push(Entry {
+                    combatant,
+                    count: entry.count,
+                    target: entry.target,
+                });
+            }
+        }
+        let sides = Sides { sides };
+        if !several && let Some(s) = (0..2).find(|s| sides.members(*s) > 1) {
+            // Only a tune's candidate can get here: the study's own points were weighed by `several`.
+            return Err(self.error(
+                &self.entry_origin(variant, axes, picks, (s, 0), "count"),
+                format!(
+                    "this makes the {} a side of several, and no point of the study has one: a study is fought one on one or by sides throughout",
+                    SIDES[s].1
+                ),
+                Some("sweep the count as well, so that some point of the study has a side of several".to_string()),
+            ));
+        }
+        let matchup: Matchup = sides.first().expect("a side has at least one entry");
+        let options: RuleOptions = self.typed("rules", at.rules, axes, picks)?;
         options.validate().map_err(|e| {
             let path = self.origin(variant, axes, picks, "rules", e.switch);
             self.error(&path, e.to_string(), None)
         })?;
         // Ranges and the options each action reads were checked where they are written (file and sweeps).
         let action_options = self
-            .typed::<ActionOptionsSpec>("action_options", action_options, axes, picks)?
+            .typed::<ActionOptionsSpec>("action_options", at.action_options, axes, picks)?
             .resolve();
-        for (role, set) in Role::ALL.into_iter().zip(&set_fields) {
-            let unread = reads::unread(action, &action_options, role, set);
+        for (s, (role, set)) in Role::ALL.into_iter().zip(&set_fields).enumerate() {
+            let unread = reads::unread(action.written(), &action_options, role, set);
             for &field in set {
-                let mut path = self.origin(variant, axes, picks, role.name(), field);
+                let mut path = self.entry_origin(variant, axes, picks, (s, 0), field);
                 // A sweep sets the field by its list of values, as a whole.
                 if path.first() == Some(&Seg::Key("sweep")) {
                     path.truncate(2);
@@ -1238,6 +1607,7 @@ impl Builder<'_> {
                     }
                 };
                 let using = &mut uses[at];
+                let action = action.written();
                 match unread.iter().find(|u| u.field == field) {
                     Some(u) if !using.unread.contains(&(action, u.only)) => {
                         using.unread.push((action, u.only))
@@ -1252,7 +1622,8 @@ impl Builder<'_> {
             values,
             level_gap: matchup.level_gap(),
             action,
-            prepared: Prepared::new(action, &matchup, &options, &action_options),
+            // A fight of sides fights by the round of sides; any other action takes the first of each side.
+            prepared: Prepared::sides(action, &sides, &options, &action_options),
         })
     }
 

@@ -19,7 +19,7 @@ use crate::rules::combatant::HitPoints;
 use crate::rules::tables::{ArmorType, HitDice, Size, Strength};
 use crate::scenario::RawScenario;
 use crate::scenario::combatant::{InlineWeapon, WeaponSpec};
-use crate::scenario::sweep::SECTIONS;
+use crate::scenario::sweep::{SECTIONS, SIDES};
 
 /// The schema of a scenario file, as `subdual schema` prints it.
 pub fn scenario_schema() -> Value {
@@ -113,7 +113,7 @@ pub(crate) fn monster_name(_: &mut SchemaGenerator) -> Schema {
 pub(crate) fn sweep_table(_: &mut SchemaGenerator) -> Schema {
     json_schema!({
         "type": "object",
-        "propertyNames": { "pattern": format!("^({})\\.[A-Za-z0-9_]+(\\.[A-Za-z0-9_]+)?$", SECTIONS.join("|")) },
+        "propertyNames": { "pattern": format!("^(({})\\.[A-Za-z0-9_]+(\\.[A-Za-z0-9_]+)?|({})\\.([1-9][0-9]*\\.)?[A-Za-z0-9_]+(\\.[A-Za-z0-9_]+)?)$", SECTIONS.join("|"), SIDES.map(|(_, several)| several).join("|")) },
         "additionalProperties": {
             "anyOf": [
                 { "type": "array", "description": "The values, in order." },
@@ -150,7 +150,7 @@ pub(crate) fn range_table(_: &mut SchemaGenerator) -> Schema {
 pub(crate) fn at_table(_: &mut SchemaGenerator) -> Schema {
     json_schema!({
         "type": "object",
-        "propertyNames": { "pattern": format!("^({})\\.", SECTIONS.join("|")) },
+        "propertyNames": { "pattern": format!("^({}|{})\\.", SECTIONS.join("|"), SIDES.map(|(_, several)| several).join("|")) },
         "additionalProperties": { "type": ["string", "number", "boolean"] }
     })
 }

@@ -68,8 +68,60 @@ impl fmt::Display for SweepValue {
     }
 }
 
-/// The sections a sweep path may start with.
+/// The sections a sweep path may start with besides a side written as entries ([`SIDES`]).
 pub const SECTIONS: [&str; 4] = ["attacker", "victim", "action_options", "rules"];
+
+/// Each side as one combatant (`[attacker]`) and as entries (`[[attackers]]`), attackers first
+/// (docs/scenarios.md "Several combatants a side").
+pub const SIDES: [(&str, &str); 2] = [("attacker", "attackers"), ("victim", "victims")];
+
+/// The keys of an entry beyond a combatant's: how many members, and how each picks his foe.
+pub const ENTRY_KEYS: [Key; 2] = [
+    Key::new("count", "count", Unit::None),
+    Key::new("target", "target", Unit::None),
+];
+/// [`ENTRY_KEYS`]' keys.
+pub const ENTRY_FIELDS: [&str; 2] = keys(&ENTRY_KEYS);
+
+/// Where a sweep path into a side lands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SidePath<'p> {
+    /// 0 the attackers, 1 the victims.
+    pub side: usize,
+    /// Written with the side's plural (`attackers.level`), which reaches every entry or one.
+    pub plural: bool,
+    /// The entry it sets, from 0; `None` for every entry (`attackers.level`). `attacker.level` sets the first.
+    pub entry: Option<usize>,
+    /// The field, and a sub-field below it (`weapon`, `magic`).
+    pub rest: Vec<&'p str>,
+}
+
+/// The side a path sets (`attacker.level`, `attackers.level`, `attackers.2.level`), or `None` for a path
+/// into another section. The path is not checked here ([`check_path`] does).
+pub fn side_path(path: &str) -> Option<SidePath<'_>> {
+    let mut segments = path.split('.');
+    let section = segments.next()?;
+    let (side, plural) = SIDES.iter().enumerate().find_map(|(s, (one, several))| {
+        (section == *one)
+            .then_some((s, false))
+            .or((section == *several).then_some((s, true)))
+    })?;
+    let mut rest: Vec<&str> = segments.collect();
+    let entry = match rest.first().map(|n| n.parse::<usize>()) {
+        Some(Ok(n)) if plural => {
+            rest.remove(0);
+            Some(n.saturating_sub(1))
+        }
+        _ if plural => None,
+        _ => Some(0),
+    };
+    Some(SidePath {
+        side,
+        plural,
+        entry,
+        rest,
+    })
+}
 
 /// The fields of a save override a path may reach (`attacker.saves.pp`), with their names.
 const SAVE_KEYS: [Key; 5] = [
@@ -108,20 +160,31 @@ fn sub_fields(field: &str) -> (&'static [&'static str], &'static [Key]) {
 /// The table entry of a path's last field, with the words that go before its name (`attacker`, or
 /// `attacker backup` for a backup weapon's field), or `None` for a path that is not a sweep path.
 fn path_key(path: &str) -> Option<(String, Key)> {
+    let side = side_path(path);
     let mut segments = path.split('.');
     let section = segments.next()?;
+    let (table, mut before): (&[Key], String) = match (&side, section) {
+        // One entry of a side written as entries: `attacker 2 level`.
+        (Some(side), _) if side.plural && side.entry.is_some() => {
+            segments.next();
+            let entry = side.entry.unwrap_or_default() + 1;
+            (
+                &CombatantSpec::KEYS,
+                format!("{} {entry}", SIDES[side.side].0),
+            )
+        }
+        (Some(_), _) => (&CombatantSpec::KEYS, section.to_string()),
+        (None, "action_options") => (&ActionOptionsSpec::KEYS, String::new()),
+        (None, "rules") => (&RuleOptions::KEYS, String::new()),
+        (None, _) => return None,
+    };
     let field = segments.next()?;
-    let table: &[Key] = match section {
-        "attacker" | "victim" => &CombatantSpec::KEYS,
-        "action_options" => &ActionOptionsSpec::KEYS,
-        "rules" => &RuleOptions::KEYS,
-        _ => return None,
+    let entry_keys: &[Key] = if side.as_ref().is_some_and(|s| s.plural) {
+        &ENTRY_KEYS
+    } else {
+        &[]
     };
-    let mut key = *table.iter().find(|k| k.key == field)?;
-    let mut before = match section {
-        "attacker" | "victim" => section.to_string(),
-        _ => String::new(),
-    };
+    let mut key = *table.iter().chain(entry_keys).find(|k| k.key == field)?;
     if let Some(sub) = segments.next() {
         key = *sub_fields(field).1.iter().find(|k| k.key == sub)?;
         match field {
@@ -183,21 +246,43 @@ pub fn check_path(path: &str) -> Result<Vec<String>, PathError> {
         word: word.to_string(),
         candidates: candidates.to_vec(),
     };
-    let section = segments[0].as_str();
+    let section = segments[0].clone();
+    let section = section.as_str();
+    let entry_fields: Vec<&'static str> = CombatantSpec::FIELDS
+        .iter()
+        .chain(&ENTRY_FIELDS)
+        .copied()
+        .collect();
     let fields: &[&'static str] = match section {
         "attacker" | "victim" => &CombatantSpec::FIELDS,
+        "attackers" | "victims" => &entry_fields,
         "action_options" => &ActionOptionsSpec::FIELDS,
         "rules" => &RuleOptions::SWITCHES,
         other => {
             return Err(fail(
                 format!(
-                    "sweep path `{path}` is not in a section: expected a path starting with attacker., victim., action_options. or rules. (such as \"attacker.level\")"
+                    "sweep path `{path}` is not in a section: expected a path starting with attacker., victim., attackers., victims., action_options. or rules. (such as \"attacker.level\")"
                 ),
                 other,
-                &SECTIONS,
+                &[SECTIONS.as_slice(), &["attackers", "victims"]].concat(),
             ));
         }
     };
+    // `attackers.2.level`: entry 2 of the side, counted from 1; the field follows.
+    let mut segments = segments;
+    if matches!(section, "attackers" | "victims")
+        && let Some(n) = segments.get(1).map(|n| n.parse::<usize>())
+        && let Ok(n) = n
+    {
+        if n == 0 {
+            return Err(fail(
+                format!("sweep path `{path}`: entries count from 1 (`{section}.1.` is the first)"),
+                "",
+                &[],
+            ));
+        }
+        segments.remove(1);
+    }
     let Some(field) = segments.get(1) else {
         return Err(fail(
             format!(
@@ -215,7 +300,7 @@ pub fn check_path(path: &str) -> Result<Vec<String>, PathError> {
             fields,
         ));
     }
-    let deeper = if matches!(section, "attacker" | "victim") {
+    let deeper = if matches!(section, "attacker" | "victim" | "attackers" | "victims") {
         sub_fields(field).0
     } else {
         &[]
@@ -478,6 +563,31 @@ mod tests {
                 .unwrap_err()
                 .contains("at most")
         );
+    }
+
+    #[test]
+    fn side_paths_reach_every_entry_or_one() {
+        let every = side_path("attackers.weapon.magic").unwrap();
+        assert_eq!((every.side, every.plural, every.entry), (0, true, None));
+        assert_eq!(every.rest, ["weapon", "magic"]);
+        let second = side_path("victims.2.level").unwrap();
+        assert_eq!(
+            (second.side, second.plural, second.entry),
+            (1, true, Some(1))
+        );
+        assert_eq!(second.rest, ["level"]);
+        let one = side_path("attacker.level").unwrap();
+        assert_eq!((one.plural, one.entry), (false, Some(0)));
+        assert!(side_path("rules.helmets").is_none());
+        assert!(check_path("attackers.count").is_ok());
+        assert!(check_path("victims.1.target").is_ok());
+        assert!(check_path("attackers.2.weapon.magic").is_ok());
+        assert!(check_path("attackers.0.level").is_err());
+        assert!(check_path("attacker.count").is_err());
+        assert_eq!(check_path("attackers.2.levle").unwrap_err().word, "levle");
+        assert_eq!(path_name("attackers.level"), "attackers level");
+        assert_eq!(path_name("attackers.2.level"), "attacker 2 level");
+        assert_eq!(path_name("victims.count"), "victims count");
     }
 
     #[test]

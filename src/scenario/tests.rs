@@ -359,3 +359,82 @@ fn a_field_read_by_one_variant_is_not_ignored_and_one_read_by_none_is_warned_onc
         .collect();
     assert_eq!(lines, [Some(15), Some(26)]);
 }
+
+const THUGS: &str = r#"
+action = "brawl"
+trials = 100
+
+[[attackers]]
+name = "thug"
+class = "fighter"
+level = 2
+
+[[attackers]]
+name = "veteran"
+class = "fighter"
+level = 4
+target = "weakest"
+
+[[victims]]
+name = "guard"
+class = "fighter"
+level = 3
+weapon = "long sword"
+"#;
+
+#[test]
+fn a_side_of_several_makes_every_fight_of_the_study_a_fight_of_sides() {
+    let s = parse(&format!("{THUGS}[[variant]]\nname = \"two\"\n[[variant]]\nname = \"one\"\nattackers = {{ count = 1 }}\n")).unwrap();
+    assert_eq!(s.action, Action::GangBrawl);
+    assert_eq!(s.actions, [Action::GangBrawl, Action::GangBrawl]);
+    assert!(s.points.iter().all(|p| p.action == Action::GangBrawl));
+    assert!(matches!(s.points[0].prepared, Ok(Prepared::Gang(_))));
+    // The first attacker (level 2) against the first victim (level 3).
+    assert_eq!(s.points[0].level_gap, -1);
+}
+
+#[test]
+fn sides_of_one_keep_the_one_on_one_fight() {
+    let text = THUGS.replacen(
+        "[[attackers]]\nname = \"veteran\"\nclass = \"fighter\"\nlevel = 4\ntarget = \"weakest\"\n",
+        "",
+        1,
+    );
+    let s = parse(&text).unwrap();
+    assert_eq!(s.action, Action::Brawl);
+    assert_eq!(s.points[0].action, Action::Brawl);
+    assert!(!matches!(s.points[0].prepared, Ok(Prepared::Gang(_))));
+}
+
+#[test]
+fn a_variant_sets_its_keys_on_every_entry_and_a_sweep_on_one() {
+    let s = parse(&format!(
+        "{THUGS}[sweep]\n\"attackers.2.count\" = [1, 3]\n[[variant]]\nname = \"all\"\nattackers = {{ level = 1, count = 2 }}\n"
+    ))
+    .unwrap();
+    // At `attackers.2.count = 3` the variant's count of 2 is overridden on the veteran alone: 2 + 3.
+    let b = Builder {
+        source: &Source::spanless("t", ""),
+        table: &toml::from_str(&format!("{THUGS}[sweep]\n\"attackers.2.count\" = [1, 3]\n"))
+            .unwrap(),
+        plural: [true, true],
+        raw: toml::from_str(&format!("{THUGS}[sweep]\n\"attackers.2.count\" = [1, 3]\n")).unwrap(),
+    };
+    let mut overrides = Table::new();
+    overrides.insert(
+        "attackers".into(),
+        toml::from_str::<Value>("t = { level = 1, count = 2 }").unwrap()["t"].clone(),
+    );
+    let sections = b.sections(Action::Brawl, &overrides);
+    let axes = &s.axes;
+    let (at, _) = b.at_point(Action::Brawl, &sections, axes, &[1]);
+    let entries = b.entries(0, 0, &at.sides[0], axes, &[1]).unwrap();
+    let counts: Vec<u32> = entries.iter().map(|e| e.count).collect();
+    assert_eq!(counts, [2, 3]);
+    assert!(
+        entries
+            .iter()
+            .all(|e| e.fields.get("level") == Some(&Value::Integer(1)))
+    );
+    assert_eq!(entries[1].target, Target::Weakest);
+}

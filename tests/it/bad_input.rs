@@ -8,7 +8,7 @@ use common::{MUG_BASE, Scratch, describe, stderr, stdout, subdual};
 
 /// Where the error must point: a text that occurs once in the file, on the faulty line, and the expected
 /// column (1-based, in characters) on that line.
-struct At<'a>(&'a str, usize);
+pub(crate) struct At<'a>(pub(crate) &'a str, pub(crate) usize);
 
 /// The line (1-based) of the first occurrence of `needle`.
 fn line_of(text: &[u8], needle: &str) -> usize {
@@ -44,7 +44,7 @@ fn location(stderr: &str, file: &str) -> (usize, usize) {
 
 /// Writes `contents` to `<test>.toml`, then runs `run` and `check` on it and checks that both reject it
 /// with exit code 2, a located message containing every word of `words`, no panic and no output.
-fn assert_rejected(test: &str, contents: &[u8], at: At<'_>, words: &[&str]) {
+pub(crate) fn assert_rejected(test: &str, contents: &[u8], at: At<'_>, words: &[&str]) {
     let scratch = Scratch::new(test);
     let file = scratch.write(&format!("{test}.toml"), contents);
     let name = file.display().to_string();

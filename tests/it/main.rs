@@ -21,6 +21,7 @@ mod reference;
 mod report_browser;
 mod schema;
 mod shards;
+mod sides;
 mod snapshots;
 mod survival;
 mod tunes;

@@ -698,6 +698,7 @@ fn differences(page: &mut String, r: &Report<'_>) {
         .map(row)
         .collect();
     table(page, "differences", &head, &headline, "differences.csv");
+    policies(page, r);
     let every: Vec<Row> = r.differences.iter().map(row).collect();
     putln!(
         page,
@@ -706,6 +707,65 @@ fn differences(page: &mut String, r: &Report<'_>) {
     );
     table(page, "differences-all", &head, &every, "differences.csv");
     page.push_str("</details>\n");
+}
+
+/// For each swept targeting policy (`attackers.target`, `victims.target`), whether every headline verdict
+/// holds under every policy, and where it does not, under which it changes.
+fn policies(page: &mut String, r: &Report<'_>) {
+    let s = r.scenario;
+    for (axis, a) in s.axes.iter().enumerate() {
+        if !a.path.ends_with(".target") {
+            continue;
+        }
+        let along = crate::study::verdicts_along(s, r.differences, axis);
+        if along.is_empty() {
+            continue;
+        }
+        let holding = along.iter().filter(|x| x.holds()).count();
+        let others: Vec<&str> = s
+            .axes
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != axis)
+            .map(|(_, x)| x.path.as_str())
+            .collect();
+        putln!(
+            page,
+            "<h3>Under every targeting policy (<code>{}</code>)</h3>\n<p>{} of {} headline verdicts hold under \
+             every policy.</p>\n<ul class=\"policies\">",
+            escape(&a.path),
+            thousands(holding as u64),
+            thousands(along.len() as u64)
+        );
+        for x in &along {
+            let at: Vec<String> = others
+                .iter()
+                .zip(&x.others)
+                .map(|(p, v)| format!("{} = {}", p, v))
+                .collect();
+            let said = if x.holds() {
+                format!(
+                    "{} under every policy",
+                    x.verdicts.first().map_or("", |v| v.1)
+                )
+            } else {
+                let parts: Vec<String> = x
+                    .verdicts
+                    .iter()
+                    .map(|(v, verdict)| format!("{verdict} under {v}"))
+                    .collect();
+                format!("depends on the policy: {}", parts.join("; "))
+            };
+            putln!(
+                page,
+                "<li><b>{}</b>, {}: {}</li>",
+                escape(x.variant),
+                escape(&at.join(", ")),
+                escape(&said)
+            );
+        }
+        page.push_str("</ul>\n");
+    }
 }
 
 fn tunes(page: &mut String, r: &Report<'_>) {

@@ -2,8 +2,9 @@
 //! gets `rear_attack_bonus` to hit, and the victim's shield and Dexterity bonus do not count. The sap, the
 //! held-back strike, the grabs and a fight's sap opening build their attack rolls here, so the rule lives in
 //! one place. The mugging strikes from behind by definition and keeps its own +4 (docs/rules.md §2): it takes
-//! only the stripped armor class from here, never the +2. A fight's rounds are face to face and do not come
-//! here.
+//! only the stripped armor class from here, never the +2. A one-on-one fight's rounds are face to face; in a
+//! fight of several a side the second on a foe stands behind him, his blows folded with the same armor class
+//! (docs/rules.md §6 "Several combatants a side").
 //!
 //! Why `rear_attack_bonus = 0` also keeps the shield and Dexterity: the switch reads "no rear attack rule",
 //! so at 0 every number is today's, position or not.

@@ -93,6 +93,63 @@ pub struct DifferenceRow<'a> {
     pub points: (usize, usize),
 }
 
+/// One headline verdict followed along a sweep axis: a variant against the baseline at the values of the other
+/// axes, with its verdict at every value of this one. Why: a designer reading "the Combat & Tactics pile is
+/// worse for the thugs" needs to know whether that holds however the guard picks whom he strikes, or only
+/// for some way of picking (docs/scenarios.md "Several combatants a side").
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlongAxis<'a> {
+    /// The variant compared.
+    pub variant: &'a str,
+    /// The values of the other axes, in axis order.
+    pub others: Vec<&'a SweepValue>,
+    /// Each value of the axis with the verdict there.
+    pub verdicts: Vec<(&'a SweepValue, &'static str)>,
+}
+
+impl AlongAxis<'_> {
+    /// The verdict is the same at every value of the axis.
+    pub fn holds(&self) -> bool {
+        self.verdicts.windows(2).all(|w| w[0].1 == w[1].1)
+    }
+}
+
+/// The headline verdicts of `rows` followed along axis `axis` (an index into the scenario's axes), in the
+/// order the rows come; rows without a difference are left out.
+pub fn verdicts_along<'a>(
+    scenario: &Scenario,
+    rows: &[DifferenceRow<'a>],
+    axis: usize,
+) -> Vec<AlongAxis<'a>> {
+    let mut out: Vec<AlongAxis<'a>> = Vec::new();
+    for d in rows {
+        let headline = crate::stats::metrics::headline(scenario.points[d.points.0].action);
+        if d.result.is_err() || d.metric != headline || axis >= d.values.len() {
+            continue;
+        }
+        let others: Vec<&SweepValue> = d
+            .values
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != axis)
+            .map(|(_, v)| v)
+            .collect();
+        let at = (&d.values[axis], d.verdict);
+        match out
+            .iter_mut()
+            .find(|a| a.variant == d.variant && a.others == others)
+        {
+            Some(a) => a.verdicts.push(at),
+            None => out.push(AlongAxis {
+                variant: d.variant,
+                others,
+                verdicts: vec![at],
+            }),
+        }
+    }
+    out
+}
+
 /// Every difference of a run: variants in order, sweep points in order, the variant's metrics in order;
 /// Holm's adjustment over all of them, and each verdict at the scenario's confidence.
 pub fn differences<'a>(scenario: &'a Scenario, results: &Results) -> Vec<DifferenceRow<'a>> {
@@ -244,5 +301,25 @@ fn judge(rows: &mut [DifferenceRow<'_>], confidence: f64) {
             }
             Err(_) => ((None, None), ""),
         };
+    }
+}
+
+#[cfg(test)]
+mod along_tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_holds_along_an_axis_only_when_it_is_the_same_at_every_value() {
+        let (a, b) = (
+            SweepValue::Text("focus".into()),
+            SweepValue::Text("spread".into()),
+        );
+        let along = |v: [&'static str; 2]| AlongAxis {
+            variant: "x",
+            others: Vec::new(),
+            verdicts: vec![(&a, v[0]), (&b, v[1])],
+        };
+        assert!(along(["lower", "lower"]).holds());
+        assert!(!along(["lower", "no clear difference"]).holds());
     }
 }

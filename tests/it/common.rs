@@ -326,6 +326,18 @@ pub fn summary_metrics(action: &str) -> &'static [&'static str] {
             "rounds",
             "rounds_out",
         ],
+        // A brawl or subdual fight whose file has a side of several.
+        "sides" => &[
+            "p_attackers_win",
+            "p_victims_win",
+            "p_taken_alive",
+            "p_timeout",
+            "attackers_down",
+            "attackers_killed",
+            "victims_killed",
+            "rounds",
+            "p_both_down",
+        ],
         other => panic!("unknown action `{other}`"),
     }
 }
@@ -339,6 +351,7 @@ pub fn distribution_metrics(action: &str) -> &'static [&'static str] {
         "grab_object" => &["contest_rolls"],
         "grab_person" | "grab_monster" => &[],
         "brawl" | "subdue" => &["rounds", "rounds_out"],
+        "sides" => &["rounds", "attackers_down"],
         other => panic!("unknown action `{other}`"),
     }
 }
@@ -442,9 +455,16 @@ pub fn check_summary(csv: &Csv, action: &str, paths: Option<&[&str]>, what: &str
             );
         } else {
             let metrics: Vec<&str> = group.iter().map(|r| r[metric].as_str()).collect();
+            // A fight's file with a side of several reports the metrics of sides.
+            let sides = actions
+                .iter()
+                .any(|a| matches!(*a, "brawl" | "subdue"))
+                .then_some("sides");
             let expected = actions
                 .iter()
-                .map(|a| summary_metrics(a))
+                .copied()
+                .chain(sides)
+                .map(summary_metrics)
                 .find(|m| *m == metrics.as_slice())
                 .unwrap_or(expected);
             assert_eq!(
@@ -513,8 +533,13 @@ pub fn check_distributions(csv: &Csv, action: &str, paths: Option<&[&str]>, what
     }
     let lead = csv.header.len() - tail.len();
     let [_gap, metric, value, count, prob] = std::array::from_fn(|i| lead + i);
+    // A fight's file may have a side of several, whose distributions are those of sides.
     let allowed: Vec<&str> = action
         .split(", ")
+        .flat_map(|a| match a {
+            "brawl" | "subdue" => [a, "sides"].to_vec(),
+            other => vec![other],
+        })
         .flat_map(|a| distribution_metrics(a).iter().copied())
         .collect();
     let mut i = 0;

@@ -228,3 +228,50 @@ fn a_misspelt_field_of_an_entry_is_located() {
         &["levle", "level"],
     );
 }
+
+/// The shipped thugs study at few trials: more thugs take the armed guard alive more often, the Combat &
+/// Tactics pile is never better for them, and the report follows each verdict along the guard's targeting
+/// policy.
+#[test]
+fn the_shipped_thugs_study_answers_how_many_it_takes_under_every_policy() {
+    let scratch = Scratch::new("sides_shipped");
+    let file = common::repo()
+        .join("scenarios")
+        .join("thugs-on-a-guard.toml");
+    let out = scratch.out();
+    assert_success(&run_quiet(&file, &out, &["--trials", "4000"]));
+    let study = out.join("thugs-on-a-guard");
+    let csv = Csv::read(&study.join("summary.csv"));
+    let col = |name: &str| csv.header.iter().position(|h| h == name).unwrap();
+    let (variant, count, weapon, target, metric, estimate) = (
+        col("variant"),
+        col("attackers.count"),
+        col("victims.weapon"),
+        col("victims.target"),
+        col("metric"),
+        col("estimate"),
+    );
+    let alive: Vec<f64> = csv
+        .rows
+        .iter()
+        .filter(|r| {
+            r[variant] == "phb-pile"
+                && r[weapon] == "long sword"
+                && r[target] == "focus"
+                && r[metric] == "p_taken_alive"
+        })
+        .map(|r| r[estimate].parse().unwrap())
+        .collect();
+    assert_eq!(alive.len(), 6, "one row a gang size");
+    assert!(alive[0] < 0.1 && alive[5] > 0.7, "{alive:?}");
+    assert!(alive.windows(2).all(|w| w[1] > w[0]), "{alive:?}");
+    let counts: Vec<&str> = csv.rows.iter().map(|r| r[count].as_str()).collect();
+    assert!(counts.contains(&"6"));
+    let report = String::from_utf8(read_bytes(&study.join("report.html"))).unwrap();
+    assert!(report.contains("Under every targeting policy (<code>victims.target</code>)"));
+    assert!(report.contains("headline verdicts hold under every policy"));
+    assert!(
+        report
+            .contains("attackers.count = 6, victims.weapon = long sword: lower under every policy")
+    );
+}

@@ -608,3 +608,69 @@ fn one_a_side_the_round_of_sides_agrees_with_the_one_on_one_fight() {
         );
     }
 }
+
+/// Every member rolling from one roller: what lets the exact enumerator walk a round of sides.
+struct Shared<'a, R>(&'a mut R);
+
+impl<R: crate::dice::Roller> MemberDice for Shared<'_, R> {
+    type Roller = R;
+    fn member(&mut self, _side: usize, _index: usize) -> &mut R {
+        self.0
+    }
+}
+
+/// A one-round pile of two thugs on an unarmed guard, every die walked exactly, against the rule by hand: on
+/// initiative the thugs' pile needs 9 (10, +1 for the second thug); if the guard acts first and his punch
+/// knocks thug 1 out (stunned, he cannot act, but stands in front of the guard), thug 2 overbears alone from
+/// behind, needing 8 (10, +2 from the rear).
+#[test]
+fn a_one_round_pile_has_exactly_the_probability_the_rule_gives() {
+    use crate::dice::Enumerator;
+    let p = plan(
+        vec![entry(THUG, 2, Target::Focus)],
+        vec![entry(FIST_GUARD, 1, Target::Focus)],
+        Style::Overbear,
+        &RuleOptions::default(),
+        1,
+    );
+    let (mut down, mut total) = (0f64, 0f64);
+    Enumerator::walk(
+        |e| {
+            let mut d = Shared(e);
+            let mut m = p.start(&mut d);
+            p.round_for_tests(&mut m, 1, &mut d);
+            m[1][0].f.prone_since.is_some()
+        },
+        |prone, numerator, denominator| {
+            let w = numerator as f64 / denominator as f64;
+            total += w;
+            if prone {
+                down += w;
+            }
+        },
+    );
+    // By hand: the guard's punch on thug 1 needs 10 (THAC0 20, AC 10, no Strength to hit); its knockout
+    // chance is read from the row of the modified roll.
+    let guard = who(FIST_GUARD);
+    let thug = who(THUG);
+    let mut stun = 0.0;
+    for natural in 1..=20 {
+        let modified = natural + guard.hit_adjustment();
+        if natural >= 20 - 10 - guard.hit_adjustment() || natural == 20 {
+            let row = crate::rules::brawl::punch(
+                modified,
+                guard.damage_adjustment(),
+                RuleOptions::default().rounding,
+            );
+            stun += f64::from(row.ko_percent) / 100.0 / 20.0;
+        }
+    }
+    let pile = f64::from(20 - (10 - thug.hit_adjustment() - 1) + 1) / 20.0;
+    let alone = f64::from(20 - (10 - thug.hit_adjustment() - 2) + 1) / 20.0;
+    let expected = 0.55 * pile + 0.45 * ((1.0 - stun) * pile + stun * alone);
+    assert!((total - 1.0).abs() < 1e-12);
+    assert!(
+        (down - expected).abs() < 1e-12,
+        "walked {down}, by hand {expected} (stun {stun})"
+    );
+}

@@ -187,14 +187,22 @@ pub(super) fn share(me: Size, foe: Size) -> u32 {
 /// The room around one foe, in the units of [`share`].
 pub(super) const ROOM: u32 = 15360;
 
+thread_local! {
+    /// The members' streams and the lists of this thread's last trial, reused by the next: a trial then
+    /// allocates nothing, where a short fight's allocations used to cost more than its rounds.
+    static TRIAL: std::cell::RefCell<(super::MemberStreams, super::round::Lists)> =
+        std::cell::RefCell::default();
+}
+
 impl crate::rules::maneuver::Maneuver for GangPlan {
     type Outcome = super::GangOutcome;
 
     #[inline]
     fn resolve<R: crate::dice::Roller + ?Sized>(&self, rng: &mut R) -> super::GangOutcome {
-        let mut dice =
-            super::MemberStreams::new(rng, [self.members[0].len(), self.members[1].len()]);
-        self.fight(&mut dice)
+        TRIAL.with_borrow_mut(|(dice, lists)| {
+            dice.reseed(rng, [self.members[0].len(), self.members[1].len()]);
+            self.fight_in(dice, lists)
+        })
     }
 
     /// A fight of several is walked round by round: no exact answer.

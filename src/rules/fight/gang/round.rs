@@ -479,7 +479,7 @@ impl GangPlan {
                     m[1 - s][h].f.take(d, plan.unit);
                     next = 1;
                 }
-            } else if self.pinning(m, who) {
+            } else if self.any_overbear && self.pinning(m, who) {
                 // Holding a pin takes all he has.
                 return;
             } else if let Some((friend, holder)) = self.held_friend(m, who) {
@@ -489,8 +489,9 @@ impl GangPlan {
                 next = 1;
             }
         }
-        if next == 0 && pass == Pass::First {
-            // Several overbearing one foe roll once, as a pile.
+        if next == 0 && pass == Pass::First && self.any_overbear {
+            // Several overbearing one foe roll once, as a pile. (Without overbearing, his first strike below
+            // aims as this would, on the same dice.)
             if let Some(t) = self.aim(m, who, dice) {
                 let pile = self.pile_of(m, who, t, round);
                 if pile.len() > 1 {

@@ -630,14 +630,16 @@ fn the_outcomes_of_many_fights_of_several_are_those_recorded() {
         o
     };
     let brawl = |s| (FightKind::Brawl(s), Intent::Lethal);
-    let cases: Vec<(
-        &str,
+    /// A name, the sides, the kind of fight, the options, the recorded checksum.
+    type Case = (
+        &'static str,
         Vec<Entry>,
         Vec<Entry>,
         (FightKind, Intent),
         RuleOptions,
         u64,
-    )> = vec![
+    );
+    let cases: Vec<Case> = vec![
         (
             "3v1 punch, armed guard",
             vec![entry(thug, 3, Target::Focus)],

@@ -2,7 +2,7 @@
 //! each member's place.
 
 use crate::rules::combatant::Combatant;
-use crate::rules::fight::decide::Stand;
+use crate::rules::fight::decide::{BlowKind, Stand};
 use crate::rules::fight::{FightKind, FightPlan, Intent, Then};
 use crate::rules::tables::Size;
 use crate::rules::{Ineligible, Matchup, RuleOptions};
@@ -45,6 +45,9 @@ pub struct GangPlan {
     /// `[s]`: side `s` can crowd a foe, its members' shares around the smallest foe adding to more than the
     /// room (`max_on_one`); else the room is never short and need not be counted.
     pub(super) crowds: [bool; 2],
+    /// Some blow of some member overbears: else no pile forms and nobody is pinned, and a turn need not look
+    /// for either.
+    pub(super) any_overbear: bool,
 }
 
 impl GangPlan {
@@ -119,6 +122,12 @@ impl GangPlan {
                     members[s].iter().map(|m| share(m.size, foe)).sum::<u32>() > ROOM
                 })
         });
+        let any_overbear = pairs
+            .iter()
+            .flatten()
+            .flatten()
+            .flat_map(|p| p.sides.iter().flat_map(|side| side.blows.iter()))
+            .any(|b| b.kind == BlowKind::Overbear);
         if members.iter().any(|m| m.is_empty()) {
             return Err(Ineligible::EmptySide);
         }
@@ -131,6 +140,7 @@ impl GangPlan {
             staggers,
             armed_defender,
             crowds,
+            any_overbear,
         })
     }
 
@@ -192,9 +202,12 @@ impl crate::rules::maneuver::Maneuver for GangPlan {
 
     #[inline]
     fn resolve<R: crate::dice::Roller + ?Sized>(&self, rng: &mut R) -> super::GangOutcome {
+        // The lists are the trial's own: the rules core keeps no state between trials, and a thread's cache
+        // would tie it to how the engine runs them. Their allocations cost a short fight more than its rounds
+        // (README, "Performance"); the engine could lend each work item its buffers instead.
         let mut dice =
             super::MemberStreams::new(rng, [self.members[0].len(), self.members[1].len()]);
-        self.fight(&mut dice)
+        self.fight_in(&mut dice, &mut super::round::Lists::default())
     }
 
     /// A fight of several is walked round by round: no exact answer.

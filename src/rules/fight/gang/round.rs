@@ -55,59 +55,82 @@ pub(super) struct Scratch {
     closing: Vec<(Who, usize)>,
 }
 
+/// What a trial keeps in lists: the members' states and the round's scratch lists. A run keeps one per
+/// thread from trial to trial ([`GangPlan::resolve`](crate::rules::maneuver::Maneuver::resolve)), so that a
+/// trial allocates nothing once the first trials have sized them: a short fight's cost was mostly its
+/// allocations.
+#[derive(Debug, Default)]
+pub(super) struct Lists {
+    /// Every member's state, attackers then victims.
+    m: [Vec<Fighting>; 2],
+    scratch: Scratch,
+}
+
 impl GangPlan {
     /// One fight of several, every member rolling his own dice.
     pub fn fight<D: MemberDice>(&self, dice: &mut D) -> GangOutcome {
-        let mut m = self.start(dice);
-        let mut scratch = Scratch::default();
+        self.fight_in(dice, &mut Lists::default())
+    }
+
+    /// One fight of several in the lists of earlier ones.
+    pub(super) fn fight_in<D: MemberDice>(&self, dice: &mut D, lists: &mut Lists) -> GangOutcome {
+        let Lists { m, scratch } = lists;
+        self.start_into(dice, m);
         let mut heal_in = self.options.temp_heal_rounds;
         let mut round = 1;
         loop {
-            self.round(&mut m, round, &mut scratch, dice);
-            if let Some(over) = self.after_round(&mut m, round, &mut heal_in) {
+            self.round(m, round, scratch, dice);
+            if let Some(over) = self.after_round(m, round, &mut heal_in) {
                 return over;
             }
             if round >= self.max_rounds {
-                return self.ending(&m, self.max_rounds);
+                return self.ending(m, self.max_rounds);
             }
             round += 1;
         }
     }
 
     /// Every member as the fight starts: hit points rolled from his own dice, attackers first.
+    #[cfg(test)]
     pub(super) fn start<D: MemberDice>(&self, dice: &mut D) -> [Vec<Fighting>; 2] {
-        [ATTACKER, VICTIM].map(|s| {
-            (0..self.members[s].len())
-                .map(|i| {
-                    let plan = self.own(s, i);
-                    let side = &plan.sides[s];
-                    Fighting {
-                        f: Fighter {
-                            left: side.hp.roll(dice.member(s, i)) * plan.unit,
-                            real: 0,
-                            temporary: 0,
-                            stunned_through: 0,
-                            out_through: 0,
-                            prone_since: None,
-                            down_at: 0,
-                            holding: 0,
-                            hold_began: 0,
-                            held: false,
-                            slot: side.first_slot,
-                            home: side.first_slot,
-                        },
-                        foe: None,
-                        holds: None,
-                        held_by: None,
-                        pinned_by: None,
-                        bout_began: NO_BOUT,
-                        initiative: 0,
-                        attacks_made: 0,
-                        helped: false,
-                    }
-                })
-                .collect()
-        })
+        let mut m = Default::default();
+        self.start_into(dice, &mut m);
+        m
+    }
+
+    /// [`GangPlan::start`] into the lists `m`.
+    fn start_into<D: MemberDice>(&self, dice: &mut D, m: &mut [Vec<Fighting>; 2]) {
+        for s in [ATTACKER, VICTIM] {
+            m[s].clear();
+            for i in 0..self.members[s].len() {
+                let plan = self.own(s, i);
+                let side = &plan.sides[s];
+                m[s].push(Fighting {
+                    f: Fighter {
+                        left: side.hp.roll(dice.member(s, i)) * plan.unit,
+                        real: 0,
+                        temporary: 0,
+                        stunned_through: 0,
+                        out_through: 0,
+                        prone_since: None,
+                        down_at: 0,
+                        holding: 0,
+                        hold_began: 0,
+                        held: false,
+                        slot: side.first_slot,
+                        home: side.first_slot,
+                    },
+                    foe: None,
+                    holds: None,
+                    held_by: None,
+                    pinned_by: None,
+                    bout_began: NO_BOUT,
+                    initiative: 0,
+                    attacks_made: 0,
+                    helped: false,
+                });
+            }
+        }
     }
 
     /// A plan that holds member `i` of side `s`'s own side (against the first foe): what does not depend
@@ -456,7 +479,7 @@ impl GangPlan {
                     m[1 - s][h].f.take(d, plan.unit);
                     next = 1;
                 }
-            } else if self.pinning(m, who) {
+            } else if self.any_overbear && self.pinning(m, who) {
                 // Holding a pin takes all he has.
                 return;
             } else if let Some((friend, holder)) = self.held_friend(m, who) {
@@ -466,8 +489,9 @@ impl GangPlan {
                 next = 1;
             }
         }
-        if next == 0 && pass == Pass::First {
-            // Several overbearing one foe roll once, as a pile.
+        if next == 0 && pass == Pass::First && self.any_overbear {
+            // Several overbearing one foe roll once, as a pile. (Without overbearing, his first strike below
+            // aims as this would, on the same dice.)
             if let Some(t) = self.aim(m, who, dice) {
                 let pile = self.pile_of(m, who, t, round);
                 if pile.len() > 1 {

@@ -22,7 +22,7 @@ pub trait MemberDice {
 }
 
 /// The members' streams of one trial.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct MemberStreams {
     streams: [Vec<Pooled<SplitMix64>>; 2],
 }
@@ -38,17 +38,24 @@ impl MemberStreams {
     /// The streams of `members[0]` attackers and `members[1]` victims, keyed by two words of the trial's
     /// stream `trial`.
     pub fn new<R: Roller + ?Sized>(trial: &mut R, members: [usize; 2]) -> MemberStreams {
+        let mut streams = MemberStreams {
+            streams: Default::default(),
+        };
+        streams.reseed(trial, members);
+        streams
+    }
+
+    /// The streams of another trial in the lists of this one: the same streams as [`MemberStreams::new`],
+    /// without allocating once the lists are long enough (a run reuses one per thread).
+    pub fn reseed<R: Roller + ?Sized>(&mut self, trial: &mut R, members: [usize; 2]) {
         let key = (u64::from(trial.die(u32::MAX)) << 32) ^ u64::from(trial.die(u32::MAX));
-        MemberStreams {
-            streams: [0, 1].map(|side| {
-                (0..members[side])
-                    .map(|index| {
-                        let tag = ((side as u64) << 32) | index as u64;
-                        let seed = mix(key ^ mix(tag.wrapping_add(0x9e37_79b9_7f4a_7c15)));
-                        Pooled::new(SplitMix64::seed_from_u64(seed))
-                    })
-                    .collect()
-            }),
+        for (side, streams) in self.streams.iter_mut().enumerate() {
+            streams.clear();
+            streams.extend((0..members[side]).map(|index| {
+                let tag = ((side as u64) << 32) | index as u64;
+                let seed = mix(key ^ mix(tag.wrapping_add(0x9e37_79b9_7f4a_7c15)));
+                Pooled::new(SplitMix64::seed_from_u64(seed))
+            }));
         }
     }
 }

@@ -24,27 +24,28 @@ impl GangPlan {
             return;
         }
         m[s][i].foe = None;
-        let open: Vec<usize> = (0..m[o].len())
-            .filter(|&t| !m[o][t].f.down() && self.room(m, who, t))
-            .collect();
-        let Some(&first) = open.first() else {
+        // The foes open to him, walked again by each policy rather than listed: a list would allocate.
+        let view: &[Vec<Fighting>; 2] = m;
+        let open =
+            || (0..view[o].len()).filter(|&t| !view[o][t].f.down() && self.room(view, who, t));
+        let Some(first) = open().next() else {
             return;
         };
         let pick = match self.members[s][i].target {
             Target::Focus => first,
-            Target::Weakest => *open
-                .iter()
-                .min_by_key(|&&t| (m[o][t].f.left, t))
-                .unwrap_or(&first),
-            Target::Strongest => *open
-                .iter()
-                .min_by_key(|&&t| (std::cmp::Reverse(m[o][t].f.left), t))
-                .unwrap_or(&first),
-            Target::Random => open[dice.member(s, i).die(open.len() as u32) as usize - 1],
-            Target::Spread => *open
-                .iter()
-                .min_by_key(|&&t| (self.on(m, o, t).count(), t))
-                .unwrap_or(&first),
+            Target::Weakest => open()
+                .min_by_key(|&t| (view[o][t].f.left, t))
+                .unwrap_or(first),
+            Target::Strongest => open()
+                .min_by_key(|&t| (std::cmp::Reverse(view[o][t].f.left), t))
+                .unwrap_or(first),
+            Target::Random => {
+                let roll = dice.member(s, i).die(open().count() as u32) as usize;
+                open().nth(roll - 1).unwrap_or(first)
+            }
+            Target::Spread => open()
+                .min_by_key(|&t| (self.on(view, o, t).count(), t))
+                .unwrap_or(first),
         };
         m[s][i].foe = Some(pick);
     }

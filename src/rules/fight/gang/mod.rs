@@ -7,7 +7,7 @@
 //! Why a module of its own rather than the one-on-one round with a count: that round keeps both fighters in
 //! registers and is the speed of every fight study; a gang's round walks lists of members and their foes.
 //! Each single attack still resolves through the one-on-one code of its pair of combatants
-//! ([`FightPlan::attack`] on a prepared [`FightPlan`] per pair of entries), so a blow means the same in both.
+//! (`FightPlan::attack` on a prepared [`crate::rules::fight::FightPlan`] per pair of entries), so a blow means the same in both.
 //!
 //! Files: `plan.rs` prepares the pairs; `round.rs` fights; `target.rs` picks foes; `pile.rs` rolls
 //! piles; `streams.rs` gives every member his own dice.

@@ -69,6 +69,24 @@ pub(super) struct Clock {
 }
 
 impl Fighter {
+    /// A fighter as a fight starts: `left` hit points (in the fight's unit), unhurt, `slot` in hand.
+    pub(super) fn fresh(left: i32, slot: Slot) -> Fighter {
+        Fighter {
+            left,
+            real: 0,
+            temporary: 0,
+            stunned_through: 0,
+            out_through: 0,
+            prone_since: None,
+            down_at: 0,
+            holding: 0,
+            hold_began: 0,
+            held: false,
+            slot,
+            home: slot,
+        }
+    }
+
     /// A fighter with `hp` hit points who has taken `real` and `temporary` damage.
     #[cfg(test)]
     pub(super) fn hurt(self, hp: i32, real: i32, temporary: i32) -> Fighter {

@@ -302,19 +302,11 @@ impl FightPlan {
     /// Both fighters as a fight starts: hit points rolled (attacker first), in the fight's unit, main
     /// weapons in hand.
     fn start<R: Roller + ?Sized>(&self, rng: &mut R) -> [Fighter; 2] {
-        [ATTACKER, VICTIM].map(|s| Fighter {
-            left: self.sides[s].hp.roll(rng) * self.unit,
-            real: 0,
-            temporary: 0,
-            stunned_through: 0,
-            out_through: 0,
-            prone_since: None,
-            down_at: 0,
-            holding: 0,
-            hold_began: 0,
-            held: false,
-            slot: self.sides[s].first_slot,
-            home: self.sides[s].first_slot,
+        [ATTACKER, VICTIM].map(|s| {
+            Fighter::fresh(
+                self.sides[s].hp.roll(rng) * self.unit,
+                self.sides[s].first_slot,
+            )
         })
     }
 

@@ -217,11 +217,12 @@ impl crate::rules::maneuver::Maneuver for GangPlan {
 
     fn range(&self, hist: crate::rules::maneuver::Hist) -> Option<(i64, i64)> {
         let n = |s: usize| self.members[s].len() as i64;
-        match hist {
-            super::ROUNDS => Some((1, i64::from(self.max_rounds))),
-            super::ATTACKERS_DOWN | super::ATTACKERS_KILLED => Some((0, n(0))),
-            super::VICTIMS_KILLED => Some((0, n(1))),
-            _ => None,
+        if hist == super::ROUNDS {
+            Some((1, i64::from(self.max_rounds)))
+        } else if hist == super::ATTACKERS_DOWN || hist == super::ATTACKERS_KILLED {
+            Some((0, n(0)))
+        } else {
+            (hist == super::VICTIMS_KILLED).then_some((0, n(1)))
         }
     }
 }

@@ -106,20 +106,7 @@ impl GangPlan {
                 let plan = self.own(s, i);
                 let side = &plan.sides[s];
                 m[s].push(Fighting {
-                    f: Fighter {
-                        left: side.hp.roll(dice.member(s, i)) * plan.unit,
-                        real: 0,
-                        temporary: 0,
-                        stunned_through: 0,
-                        out_through: 0,
-                        prone_since: None,
-                        down_at: 0,
-                        holding: 0,
-                        hold_began: 0,
-                        held: false,
-                        slot: side.first_slot,
-                        home: side.first_slot,
-                    },
+                    f: Fighter::fresh(side.hp.roll(dice.member(s, i)) * plan.unit, side.first_slot),
                     foe: None,
                     holds: None,
                     held_by: None,

@@ -17,16 +17,20 @@
 //!
 //! One file per concept: `notation` is the expression itself (bounds, parse, print, serde),
 //! `distribution` its exact distribution, `roller` the trait and the generators behind it,
-//! `enumerator` the exact walk, and `scripted` the test roller. Everything is re-exported here, so
+//! `enumerator` the exact walk, `narration` the recording roller of `subdual explain`, and `scripted` the
+//! test roller. Everything is re-exported here, so
 //! the crate names `crate::dice::X` whatever file `X` lives in.
 
 mod distribution;
 mod enumerator;
+mod narration;
 mod notation;
 mod roller;
 mod scripted;
 
 pub use enumerator::{Enumerator, Paths, Walk};
+pub use narration::{Event, Narrator, Recording, Who};
+pub(crate) use narration::{narrate, narrate_state};
 pub use notation::{Dice, DiceError, MAX_BONUS, MAX_COUNT, MAX_SIDES};
 pub use roller::{Pooled, Roller};
 pub use scripted::Scripted;

@@ -36,6 +36,14 @@ pub trait Roller {
         let value = dice.roll(self);
         cuts.iter().filter(|&&cut| value > cut).count()
     }
+
+    /// The story this roller writes its dice into, when it narrates a trial (`subdual explain`); `None` for
+    /// every roller that rolls for numbers, which the compiler folds away, so the rules' words cost a run
+    /// nothing (see [`Recording`](super::Recording)).
+    #[inline(always)]
+    fn narrator(&self) -> Option<&super::Narrator> {
+        None
+    }
 }
 
 /// Every rand_core generator is a Roller: unbiased Lemire multiply-shift on `next_u32` with rejection

@@ -6,8 +6,9 @@
 
 use std::cmp::Ordering;
 
-use crate::dice::{Paths, Roller};
+use crate::dice::{Paths, Roller, narrate};
 use crate::rules::options::{GrabContest, RuleOptions};
+use crate::rules::section::Section;
 use crate::rules::tables::Strength;
 
 /// An attack roll folded to "a d20 plus `modifier` must reach `target`" (docs/rules.md §1).
@@ -103,9 +104,32 @@ impl AttackRoll {
     #[inline]
     pub fn roll<R: Roller + ?Sized>(&self, rng: &mut R) -> Swing {
         if self.automatic {
+            narrate!(
+                rng,
+                Section::Core,
+                "The attack hits without a roll: the target is helpless."
+            );
             return self.automatic_swing();
         }
-        self.swing(rng.die(20))
+        narrate!(
+            rng,
+            Section::Core,
+            "Attack roll: a d20 {:+} must reach {} (THAC0 minus armor class), so {} or more on the die.",
+            self.modifier,
+            self.target,
+            self.needed()
+        );
+        let swing = self.swing(rng.die(20));
+        narrate!(
+            rng,
+            Section::Core,
+            "{} {:+} = {}: {}.",
+            swing.modified - self.modifier,
+            self.modifier,
+            swing.modified,
+            if swing.hit { "a hit" } else { "a miss" }
+        );
+        swing
     }
 
     /// The paths of [`AttackRoll::roll`] for the exact count ([`Paths`]), each swing followed by
@@ -165,7 +189,20 @@ impl SavingThrow {
     /// Rolls the save.
     #[inline]
     pub fn roll<R: Roller + ?Sized>(&self, rng: &mut R) -> bool {
-        self.saves(rng.die(20))
+        narrate!(
+            rng,
+            Section::Core,
+            "Saving throw: a d20 of {} or more saves.",
+            self.needed
+        );
+        let saved = self.saves(rng.die(20));
+        narrate!(
+            rng,
+            Section::Core,
+            "{}.",
+            if saved { "Saved" } else { "The save fails" }
+        );
+        saved
     }
 
     /// The paths of [`SavingThrow::roll`], a save or a failure followed by `after(saved)`.

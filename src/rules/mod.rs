@@ -21,6 +21,7 @@ pub mod options;
 pub mod reads;
 pub mod rear;
 pub mod sap;
+pub mod section;
 pub mod strike;
 pub mod tables;
 

@@ -1,7 +1,7 @@
 //! MUGGING: a thief's blow from behind with a blunt instrument; the victim saves vs petrification or is
 //! knocked out (docs/rules.md §2).
 
-use crate::dice::{Dice, Paths, Roller};
+use crate::dice::{Dice, Paths, Roller, narrate};
 use crate::rules::action::Fixed;
 use crate::rules::attack::{AttackRoll, SavingThrow};
 use crate::rules::combatant::{Combatant, Position};
@@ -9,6 +9,7 @@ use crate::rules::maneuver::{
     Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
 };
 use crate::rules::options::{MugLevelDiff, RuleOptions};
+use crate::rules::section::{Section, Terms};
 use crate::rules::tables::SaveCategory;
 use crate::rules::{Ineligible, Matchup};
 
@@ -26,6 +27,10 @@ pub struct Mugging {
     pub ko_rounds: Dice,
     /// Rounds the thief needs to tie his victim up (`bind_rounds`; 0: at once).
     pub bind_rounds: u32,
+    /// The terms of the attack's modifier, named for a narration.
+    pub to_hit: Terms,
+    /// The terms of the save's number, named for a narration.
+    pub save_terms: Terms,
 }
 
 /// One mugging attempt.
@@ -95,12 +100,20 @@ pub fn mugged_armor_class(victim: &Combatant, helmets: bool) -> i32 {
 /// signed and unclamped. A monster's own level is its whole Hit Dice, or its save level with
 /// `mug_level_diff = "save_level"`.
 pub fn save_needed(m: &Matchup, options: &RuleOptions) -> i32 {
+    save_terms(m, options).total()
+}
+
+/// The terms of [`save_needed`], named.
+pub fn save_terms(m: &Matchup, options: &RuleOptions) -> Terms {
     let victim = &m.victim;
     let victim_level = match options.mug_level_diff {
         MugLevelDiff::HitDice => victim.level(),
         MugLevelDiff::SaveLevel => victim.save_level(SaveCategory::Pp),
     };
-    victim.saves.get(SaveCategory::Pp) + m.attacker.level() as i32 - victim_level as i32
+    Terms::new()
+        .with("petrification save", victim.saves.get(SaveCategory::Pp))
+        .with("the mugger's level", m.attacker.level() as i32)
+        .with("the victim's level", -(victim_level as i32))
 }
 
 impl Mugging {
@@ -108,7 +121,11 @@ impl Mugging {
     pub fn prepare(m: &Matchup, options: &RuleOptions) -> Result<Mugging, Ineligible> {
         eligibility(m, options)?;
         let thief = &m.attacker;
-        let modifier = MUG_TO_HIT_BONUS + thief.hit_adjustment() + thief.weapon.magic;
+        let to_hit = Terms::new()
+            .with("mugging", MUG_TO_HIT_BONUS)
+            .with("Strength", thief.hit_adjustment())
+            .with("magic", thief.weapon.magic);
+        let modifier = to_hit.total();
         let attack = if m.victim.state.is_helpless() {
             AttackRoll::automatic(modifier)
         } else {
@@ -119,11 +136,14 @@ impl Mugging {
                 options,
             )
         };
+        let save_terms = save_terms(m, options);
         Ok(Mugging {
             attack,
-            save: SavingThrow::new(save_needed(m, options), options),
+            save: SavingThrow::new(save_terms.total(), options),
             ko_rounds: options.mug_ko_rounds,
             bind_rounds: 0,
+            to_hit,
+            save_terms,
         })
     }
 
@@ -154,6 +174,12 @@ impl Mugging {
     /// One attempt: the attack roll, then the save, then the knockout's length (at least one round).
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> MugOutcome {
+        narrate!(
+            rng,
+            Section::Mugging,
+            "The thief strikes from behind with a blunt instrument; to hit: {}.",
+            self.to_hit.words()
+        );
         if !self.attack.roll(rng).hit {
             return MugOutcome {
                 hit: false,
@@ -161,10 +187,28 @@ impl Mugging {
                 woke_before_bound: false,
             };
         }
+        narrate!(
+            rng,
+            Section::Mugging,
+            "The victim saves vs petrification or is knocked out; his number: {}.",
+            self.save_terms.words()
+        );
         let ko_rounds = if self.save.roll(rng) {
             None
         } else {
-            Some(self.ko_rounds.roll(rng).max(1) as u32)
+            narrate!(
+                rng,
+                Section::Mugging,
+                "Knocked out for {} rounds (at least one).",
+                self.ko_rounds
+            );
+            let rounds = self.ko_rounds.roll(rng).max(1) as u32;
+            narrate!(
+                rng,
+                Section::Mugging,
+                "He lies senseless for {rounds} rounds."
+            );
+            Some(rounds)
         };
         MugOutcome {
             hit: true,

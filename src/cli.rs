@@ -46,6 +46,9 @@ enum Command {
     },
     /// Merge the part files of a study's shards into exactly what one `run` writes.
     Merge(MergeArgs),
+    /// Tell one trial die by die, re-rolled from its own stream, with the rule behind each step; beside a
+    /// second variant with `--compare` (docs/scenarios.md "Explain").
+    Explain(ExplainArgs),
     /// Print the catalog: weapons, monsters, races or classes (all when none is named).
     Catalog {
         /// Which part.
@@ -115,6 +118,27 @@ struct MergeArgs {
     shown: Shown,
 }
 
+#[derive(Debug, clap::Args)]
+struct ExplainArgs {
+    /// The scenario file.
+    scenario: PathBuf,
+    /// The variant (default: the baseline).
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+    /// A sweep value, PATH=VALUE, once per axis (an axis left out takes its first value).
+    #[arg(long, value_name = "PATH=VALUE")]
+    point: Vec<String>,
+    /// The trial's index (0-based), as flips.csv and exemplars.csv give it.
+    #[arg(long, value_name = "T")]
+    trial: u64,
+    /// Tell the same trial under this variant too, and mark where the two part.
+    #[arg(long, value_name = "NAME")]
+    compare: Option<String>,
+    /// How to write it.
+    #[arg(long, value_enum, default_value = "text")]
+    format: crate::explain::Format,
+}
+
 /// What a study's files and terminal show: the options `run` and `merge` share, so that a merge can write
 /// what a run with the same options writes ([`Outputs`], and the terminal's `quiet`).
 #[derive(Debug, Clone, Copy, clap::Args)]
@@ -159,6 +183,7 @@ pub fn main() -> Result<()> {
             out: dir,
         } => exact(&scenarios, &dir, &mut out),
         Command::Merge(args) => merge(&args, &mut out),
+        Command::Explain(args) => explain(&args, &mut out),
         Command::Catalog { what } => Ok(write!(out, "{}", catalog_text(what))?),
         Command::Schema => Ok(writeln!(out, "{}", crate::reference::schema_text())?),
         Command::Reference { part } => match part {
@@ -203,6 +228,28 @@ fn command_line() -> String {
         .map(|a| a.to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+fn explain(args: &ExplainArgs, out: &mut impl Write) -> Result<()> {
+    use crate::explain::{self, ExplainError};
+    let scenario = Scenario::load(&args.scenario).map_err(RunError::from)?;
+    let bad = |e: ExplainError| RunError::Arguments(e.to_string());
+    let tell = |variant: Option<&str>| -> Result<explain::Story, RunError> {
+        let index = explain::select(&scenario, variant, &args.point).map_err(bad)?;
+        explain::tell(&scenario, index, args.trial).map_err(bad)
+    };
+    let story = tell(args.variant.as_deref())?;
+    let other = args
+        .compare
+        .as_deref()
+        .map(|name| tell(Some(name)))
+        .transpose()?;
+    write!(
+        out,
+        "{}",
+        explain::render(&story, other.as_ref(), args.format)
+    )?;
+    Ok(())
 }
 
 fn check(paths: &[PathBuf], out: &mut impl Write) -> Result<()> {

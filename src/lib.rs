@@ -28,6 +28,7 @@ pub mod cli;
 pub mod dice;
 pub mod digest;
 pub mod engine;
+pub mod explain;
 pub mod export;
 pub mod reference;
 pub mod rules;

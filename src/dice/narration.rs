@@ -137,6 +137,7 @@ macro_rules! narrate {
 pub(crate) use narrate;
 
 /// Adds a state line to the story when `$rng` narrates.
+#[allow(unused_macros)]
 macro_rules! narrate_state {
     ($rng:expr, $($words:tt)+) => {
         if let Some(narrator) = $crate::dice::Roller::narrator(&*$rng) {
@@ -144,6 +145,7 @@ macro_rules! narrate_state {
         }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use narrate_state;
 
 #[cfg(test)]

@@ -31,6 +31,10 @@ pub struct Mugging {
     pub to_hit: Terms,
     /// The terms of the save's number, named for a narration.
     pub save_terms: Terms,
+    /// The armor class struck, for a narration.
+    pub armor_class: i32,
+    /// Whether that is a bare head's under the helmet rule, for a narration.
+    pub bare_head: bool,
 }
 
 /// One mugging attempt.
@@ -126,15 +130,11 @@ impl Mugging {
             .with("Strength", thief.hit_adjustment())
             .with("magic", thief.weapon.magic);
         let modifier = to_hit.total();
+        let armor_class = mugged_armor_class(&m.victim, options.helmets);
         let attack = if m.victim.state.is_helpless() {
             AttackRoll::automatic(modifier)
         } else {
-            AttackRoll::new(
-                thief.thac0,
-                mugged_armor_class(&m.victim, options.helmets),
-                modifier,
-                options,
-            )
+            AttackRoll::new(thief.thac0, armor_class, modifier, options)
         };
         let save_terms = save_terms(m, options);
         Ok(Mugging {
@@ -144,6 +144,8 @@ impl Mugging {
             bind_rounds: 0,
             to_hit,
             save_terms,
+            armor_class,
+            bare_head: armor_class != mugged_armor_class(&m.victim, false),
         })
     }
 
@@ -177,7 +179,13 @@ impl Mugging {
         narrate!(
             rng,
             Section::Mugging,
-            "The thief strikes from behind with a blunt instrument; to hit: {}.",
+            "The thief strikes from behind with a blunt instrument at armor class {}{}; to hit: {}.",
+            self.armor_class,
+            if self.bare_head {
+                " (a bare head under the helmet rule)"
+            } else {
+                " (no shield, no Dexterity)"
+            },
             self.to_hit.words()
         );
         if !self.attack.roll(rng).hit {
@@ -190,7 +198,8 @@ impl Mugging {
         narrate!(
             rng,
             Section::Mugging,
-            "The victim saves vs petrification or is knocked out; his number: {}.",
+            "The victim saves vs petrification or is knocked out; his number is {} ({}).",
+            self.save.needed,
             self.save_terms.words()
         );
         let ko_rounds = if self.save.roll(rng) {

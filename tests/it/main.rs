@@ -13,6 +13,7 @@ mod determinism;
 mod differences;
 mod exact;
 mod exact_bounds;
+mod explain;
 mod fight_styles;
 mod fuzz_scenarios;
 mod hardening;

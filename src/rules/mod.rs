@@ -299,6 +299,15 @@ impl Vitals {
     }
 }
 
+/// A number added to dice as a narration writes it: " +1 Strength", nothing for 0.
+pub(crate) fn added(value: i32, name: &str) -> String {
+    if value == 0 {
+        String::new()
+    } else {
+        format!(" {value:+} {name}")
+    }
+}
+
 /// Why the rules forbid an action at a point. Not an error: the point appears in the outputs with this
 /// reason as its status.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -539,6 +548,13 @@ mod tests {
             steps[2],
             "Down and unconscious, but enough temporary damage heals for him to wake before he is tied."
         );
+    }
+
+    #[test]
+    fn a_number_added_to_dice_is_named_with_its_sign_and_left_out_at_0() {
+        assert_eq!(added(2, "Strength and magic"), " +2 Strength and magic");
+        assert_eq!(added(-1, "Strength"), " -1 Strength");
+        assert_eq!(added(0, "Strength"), "");
     }
 
     #[test]

@@ -357,9 +357,9 @@ impl Sap {
         narrate!(
             rng,
             Section::Sap,
-            "Damage: {}{:+} Strength (at least 1), a quarter of it real and the rest temporary.",
+            "Damage: {}{} (at least 1), a quarter of it real and the rest temporary.",
             self.damage,
-            self.damage_bonus
+            crate::rules::added(self.damage_bonus, "Strength")
         );
         let total = sap_total(self.damage.roll(rng) + self.damage_bonus);
         let damage = sap_damage(total, self.rounding);
@@ -823,7 +823,7 @@ mod tests {
                 "The sapper swings a called shot to knock out rather than wound; to hit: -8 called shot, +1 Strength.",
                 "Attack roll: a d20 -7 must reach 10 (THAC0 minus armor class), so 17 or more on the die.",
                 "17 -7 = 10: a hit.",
-                "Damage: 1d6+1 Strength (at least 1), a quarter of it real and the rest temporary.",
+                "Damage: 1d6 +1 Strength (at least 1), a quarter of it real and the rest temporary.",
                 "6 points: 1 real, 5 temporary.",
                 "Knockout roll: 5% a point of damage, at most 40%: 6 points give 30%, so a d100 of 30 or less knocks out.",
                 "A knockout.",

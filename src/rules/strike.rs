@@ -167,9 +167,9 @@ impl Strike {
         narrate!(
             rng,
             Section::HoldingBack,
-            "Damage: {}{:+} Strength and magic, held back to half (at least 1), half of that temporary.",
+            "Damage: {}{}, held back to half (at least 1), half of that temporary.",
             self.damage,
-            self.damage_bonus
+            crate::rules::added(self.damage_bonus, "Strength and magic")
         );
         let rolled = self.damage.roll(rng) + self.damage_bonus;
         let damage = held_back(rolled, self.rounding, self.odd_point);
@@ -554,7 +554,7 @@ mod tests {
                 "The attacker strikes with his weapon held back so as not to kill; to hit: -4 held back, +1 Strength, +1 magic.",
                 "Attack roll: a d20 -2 must reach 12 (THAC0 minus armor class), so 14 or more on the die.",
                 "15 -2 = 13: a hit.",
-                "Damage: 1d8+2 Strength and magic, held back to half (at least 1), half of that temporary.",
+                "Damage: 1d8 +2 Strength and magic, held back to half (at least 1), half of that temporary.",
                 "7 rolled, held back to 3: 1 real, 2 temporary.",
                 "3 points of damage (1 real, 2 temporary) meet his 20 hit points: he drops if they leave him at 0 or below, and dies if the real part alone leaves him at 0 or below.",
                 "He stays on his feet.",

@@ -8,10 +8,11 @@
 //! grabber's hit points. A grabber they drop grabs nothing, so a grab's odds are those of a grabber still
 //! standing, not of one who never met the sword.
 
-use crate::dice::{Dice, Paths, Roller};
+use crate::dice::{Dice, Paths, Roller, narrate};
 use crate::rules::attack::AttackRoll;
 use crate::rules::catalog::Weapon;
 use crate::rules::maneuver::{Counter, Hist, Sink};
+use crate::rules::section::Section;
 use crate::rules::{Combatant, Damage, RuleOptions, Vitals, Wound};
 
 /// The weapon that makes `defender` an armed defender, if any: the melee weapon he fights with
@@ -96,12 +97,39 @@ impl FirstStrike {
     /// `victim_intent`): all of it is real.
     #[inline]
     pub fn roll<R: Roller + ?Sized>(&self, rng: &mut R) -> Struck {
+        narrate!(
+            rng,
+            Section::ArmedDefender,
+            "The armed defender strikes first, whatever the initiative: {} {} at full force, his bonus as an armed defender counted in to hit and damage.",
+            self.attacks,
+            if self.attacks == 1 {
+                "attack"
+            } else {
+                "attacks"
+            }
+        );
         let mut struck = Struck::default();
         for _ in 0..self.attacks {
             if self.roll.roll(rng).hit {
                 struck.hit = true;
-                struck.damage += (self.dice.roll(rng) + self.add).max(1) as u32;
+                narrate!(
+                    rng,
+                    Section::ArmedDefender,
+                    "Damage: {}{:+} (at least 1), all of it real.",
+                    self.dice,
+                    self.add
+                );
+                let damage = (self.dice.roll(rng) + self.add).max(1) as u32;
+                narrate!(rng, Section::ArmedDefender, "{damage} points.");
+                struck.damage += damage;
             }
+        }
+        if !struck.hit {
+            narrate!(
+                rng,
+                Section::ArmedDefender,
+                "The armed defender's blows all miss."
+            );
         }
         if struck.hit {
             struck.wound = self.grabber.wound(
@@ -342,5 +370,35 @@ mod tests {
         assert_eq!(counted.denominator, Some(80 * 80));
         assert!(denominators.iter().all(|d| (80 * 80) % d == 0));
         assert_eq!(strike_first_paths(&None, Paths::END), Paths::END);
+    }
+
+    #[test]
+    fn a_narrated_first_strike_tells_each_blow_and_what_it_did() {
+        let m = matchup(
+            "class = \"fighter\"\nac = 6\nhp = 2",
+            "class = \"fighter\"\nlevel = 5\nstrength = 17\nweapon = { name = \"long sword\", magic = 1 }",
+        );
+        let weapon = armed_with(&m.victim).unwrap();
+        let s =
+            FirstStrike::prepare(&m.victim, weapon, &m.attacker, &RuleOptions::default()).unwrap();
+        let (struck, steps) = crate::rules::told::steps([4, 3], |d| s.roll(d));
+        assert!(struck.wound.killed);
+        assert_eq!(
+            steps,
+            [
+                "The armed defender strikes first, whatever the initiative: 1 attack at full force, his bonus as an armed defender counted in to hit and damage.",
+                "Attack roll: a d20 +6 must reach 10 (THAC0 minus armor class), so 4 or more on the die.",
+                "4 +6 = 10: a hit.",
+                "Damage: 1d8+6 (at least 1), all of it real.",
+                "9 points.",
+                "9 points of damage (9 real, 0 temporary) meet his 2 hit points: he drops if they leave him at 0 or below, and dies if the real part alone leaves him at 0 or below.",
+                "Killed: the real damage alone takes him past the point of death.",
+            ]
+        );
+        let (_, steps) = crate::rules::told::steps([3], |d| s.roll(d));
+        assert_eq!(
+            steps.last().unwrap(),
+            "The armed defender's blows all miss."
+        );
     }
 }

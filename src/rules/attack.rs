@@ -311,12 +311,23 @@ pub fn contest<R: Roller + ?Sized>(
     mode: GrabContest,
     rng: &mut R,
 ) -> ContestOutcome {
+    narrate!(
+        rng,
+        Section::Grab,
+        "The Strength contest: each side rolls a d20 against his Strength, the first {first}, the second {second}; {}, and a tie is rolled again.",
+        match mode {
+            GrabContest::Margin => "the larger margin (Strength minus the die) wins",
+            GrabContest::HighestSuccess => "the higher roll still at or under its score wins",
+        }
+    );
     let mut rolls = 0;
     loop {
         rolls += 1;
         let roll_1 = rng.die(20);
         let roll_2 = rng.die(20);
-        match judge(first, second, roll_1, roll_2, mode) {
+        let verdict = judge(first, second, roll_1, roll_2, mode);
+        tell_contest_pair(first, second, roll_1, roll_2, mode, verdict, rng);
+        match verdict {
             Ordering::Greater => {
                 return ContestOutcome {
                     first_wins: true,
@@ -338,6 +349,65 @@ pub fn contest<R: Roller + ?Sized>(
                     };
                 }
             }
+        }
+    }
+}
+
+/// Says what one pair of the contest's dice meant (a narrated trial; nothing otherwise).
+#[inline(always)]
+fn tell_contest_pair<R: Roller + ?Sized>(
+    first: ContestScore,
+    second: ContestScore,
+    roll_1: u32,
+    roll_2: u32,
+    mode: GrabContest,
+    verdict: Ordering,
+    rng: &mut R,
+) {
+    narrate!(rng, Section::Grab, "{}", {
+        let side = |roll: u32, score: ContestScore| match mode {
+            GrabContest::Margin => format!(
+                "{roll} against {score} (margin {:+})",
+                score.score - roll as i32
+            ),
+            GrabContest::HighestSuccess => format!(
+                "{roll} against {score} ({})",
+                if roll as i32 <= score.score {
+                    "made"
+                } else {
+                    "missed"
+                }
+            ),
+        };
+        // The same judge without the percentiles: did they alone decide?
+        let plain = |c: ContestScore| ContestScore::plain(c.score);
+        let by_percentile = verdict != Ordering::Equal
+            && judge(plain(first), plain(second), roll_1, roll_2, mode) == Ordering::Equal;
+        let outcome = match verdict {
+            Ordering::Greater => "the first wins",
+            Ordering::Less => "the second wins",
+            Ordering::Equal => "a tie, rolled again",
+        };
+        format!(
+            "The first rolls {}, the second {}: {outcome}{}.",
+            side(roll_1, first),
+            side(roll_2, second),
+            if by_percentile {
+                " on the higher percentile"
+            } else {
+                ""
+            }
+        )
+    });
+}
+
+/// A contest score as a narration writes it: "17", or "18/40" ("18/00" for the hundredth).
+impl std::fmt::Display for ContestScore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.percentile {
+            0 => write!(f, "{}", self.score),
+            100 => write!(f, "{}/00", self.score),
+            p => write!(f, "{}/{p:02}", self.score),
         }
     }
 }
@@ -514,5 +584,30 @@ mod tests {
         assert_eq!(s("18/76").modified(0), s("18/76"));
         assert_eq!(s("18/00").modified(-6), ContestScore::plain(12));
         assert_eq!(ContestScore::plain(3).modified(-6), ContestScore::plain(1));
+    }
+
+    #[test]
+    fn a_narrated_contest_tells_every_pair_and_the_tie_rolled_again() {
+        let (out, steps) = crate::rules::told::steps([11, 11, 3, 9], |d| {
+            contest(s("16"), s("16"), GrabContest::Margin, d)
+        });
+        assert_eq!(out.rolls, 2);
+        assert_eq!(
+            steps[1..],
+            [
+                "The first rolls 11 against 16 (margin +5), the second 11 against 16 (margin +5): a tie, rolled again.",
+                "The first rolls 3 against 16 (margin +13), the second 9 against 16 (margin +7): the first wins.",
+            ]
+        );
+        let (_, steps) = crate::rules::told::steps([7, 7], |d| {
+            contest(s("18/40"), s("18/00"), GrabContest::HighestSuccess, d)
+        });
+        assert_eq!(
+            steps,
+            [
+                "The Strength contest: each side rolls a d20 against his Strength, the first 18/40, the second 18/00; the higher roll still at or under its score wins, and a tie is rolled again.",
+                "The first rolls 7 against 18/40 (made), the second 7 against 18/00 (made): the second wins on the higher percentile.",
+            ]
+        );
     }
 }

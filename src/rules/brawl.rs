@@ -1,9 +1,10 @@
 //! Punching, wrestling and overbearing (PHB ch. 9, docs/rules.md §6): one unarmed attack at a time. The round
 //! loop of `fight` decides who attacks when; this module decides what one attack does.
 
-use crate::dice::Roller;
+use crate::dice::{Roller, narrate};
 use crate::rules::Damage;
 use crate::rules::options::Rounding;
+use crate::rules::section::Section;
 use crate::rules::tables::{Size, brawl_row, martial_arts_row};
 
 /// What one unarmed attack that landed does, read from the punching and wrestling column. Whether it lands
@@ -50,7 +51,23 @@ pub fn martial_arts(row_roll: i32, damage_bonus: i32, rounding: Rounding) -> Blo
 /// same), so that an exact walk of a round sees two branches rather than a hundred.
 #[inline(always)]
 pub fn knockout<R: Roller + ?Sized>(ko_percent: u32, rng: &mut R) -> Option<u32> {
-    d100_within(ko_percent, rng).then(|| rng.die(10))
+    narrate!(
+        rng,
+        Section::Fights,
+        "Knockout roll: a d100 of {ko_percent} or less knocks out, stunned for 1d10 rounds."
+    );
+    if !d100_within(ko_percent, rng) {
+        narrate!(rng, Section::Fights, "No knockout.");
+        return None;
+    }
+    narrate!(
+        rng,
+        Section::Fights,
+        "Knocked out: the d10 says for how long."
+    );
+    let rounds = rng.die(10);
+    narrate!(rng, Section::Fights, "Stunned for {rounds} rounds.");
+    Some(rounds)
 }
 
 /// A d100 at or under `percent`: one `die(100)`, asked as a region.
@@ -155,5 +172,22 @@ mod tests {
         // The PHB's lone orc against a horse: −4 for size, −4 for two extra legs.
         assert_eq!(overbear_modifier(Size::M, Size::L, 4), -8);
         assert_eq!(overbear_modifier(Size::M, Size::M, 0), 0);
+    }
+
+    #[test]
+    fn a_narrated_knockout_tells_the_chance_and_the_stun() {
+        let (k, steps) = crate::rules::told::steps([6, 4], |d| knockout(6, d));
+        assert_eq!(k, Some(4));
+        assert_eq!(
+            steps,
+            [
+                "Knockout roll: a d100 of 6 or less knocks out, stunned for 1d10 rounds.",
+                "Knocked out: the d10 says for how long.",
+                "Stunned for 4 rounds.",
+            ]
+        );
+        let (k, steps) = crate::rules::told::steps([7], |d| knockout(6, d));
+        assert_eq!(k, None);
+        assert_eq!(steps.last().unwrap(), "No knockout.");
     }
 }

@@ -7,9 +7,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::Dice;
+use crate::dice::{Dice, narrate};
 use crate::rules::attack::ContestScore;
 use crate::rules::catalog::{self, Class, Weapon};
+use crate::rules::section::Section;
 use crate::rules::tables::{
     self, ArmorType, Group, HitDice, SaveCategory, SaveNumbers, Size, Strength,
 };
@@ -78,7 +79,16 @@ impl HitPoints {
     pub fn roll<R: crate::dice::Roller + ?Sized>(&self, rng: &mut R) -> i32 {
         match self {
             HitPoints::Fixed(n) => *n,
-            HitPoints::Rolled(dice) => dice.roll(rng).max(1),
+            HitPoints::Rolled(dice) => {
+                narrate!(
+                    rng,
+                    Section::Core,
+                    "Hit points are rolled on {dice} (at least 1)."
+                );
+                let hp = dice.roll(rng).max(1);
+                narrate!(rng, Section::Core, "{hp} hit points.");
+                hp
+            }
         }
     }
 
@@ -113,6 +123,16 @@ impl HitPoints {
             HitPoints::Rolled(dice) => {
                 crate::dice::Paths::region(dice, cuts + 1, |_| crate::dice::Paths::END)
             }
+        }
+    }
+}
+
+/// Hit points as a narration names them: "12 hit points", or "hit points rolled on 3d8".
+impl std::fmt::Display for HitPoints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HitPoints::Fixed(n) => write!(f, "{n} hit points"),
+            HitPoints::Rolled(dice) => write!(f, "hit points rolled on {dice}"),
         }
     }
 }
@@ -365,5 +385,21 @@ mod tests {
             monster_hit_dice("1-1".parse().unwrap()).to_string(),
             "1d8-1"
         );
+    }
+
+    #[test]
+    fn rolled_hit_points_are_narrated_and_fixed_ones_are_not() {
+        let rolled = HitPoints::Rolled(Dice::of(3, 8, 0));
+        let (hp, steps) = crate::rules::told::steps([2, 3, 4], |d| rolled.roll(d));
+        assert_eq!(hp, 9);
+        assert_eq!(
+            steps,
+            [
+                "Hit points are rolled on 3d8 (at least 1).",
+                "9 hit points."
+            ]
+        );
+        let (hp, steps) = crate::rules::told::steps([], |d| HitPoints::Fixed(12).roll(d));
+        assert_eq!((hp, steps.len()), (12, 0));
     }
 }

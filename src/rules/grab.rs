@@ -9,7 +9,7 @@
 //! break with the contest. Their headline is the hold kept, not the hold: the size rule acts on the
 //! contest, so only the kept hold shows it.
 
-use crate::dice::{Paths, Roller};
+use crate::dice::{Paths, Roller, narrate};
 use crate::rules::action::Fixed;
 use crate::rules::armed_defender::{
     FirstStrike, GRABBER_DOWN, GRABBER_KILLED, STRUCK, STRUCK_DAMAGE, Struck, armed_with,
@@ -21,6 +21,7 @@ use crate::rules::maneuver::{
 };
 use crate::rules::options::{GrabContest, RuleOptions};
 use crate::rules::rear;
+use crate::rules::section::{Section, Terms};
 use crate::rules::tables::{brawl_row, wrestling_armor_penalty};
 use crate::rules::{Combatant, Ineligible, Matchup, StateName};
 
@@ -30,7 +31,14 @@ pub const CALLED_SHOT_PENALTY: i32 = -4;
 /// The to-hit modifier of a grab of an object: the called shot's penalty and Strength's adjustment, no
 /// magic (docs/rules.md §5). A disarm inside a fight is rolled with it too.
 pub fn object_grab_modifier(grabber: &Combatant) -> i32 {
-    CALLED_SHOT_PENALTY + grabber.hit_adjustment()
+    object_grab_terms(grabber).total()
+}
+
+/// The terms of [`object_grab_modifier`], named.
+pub fn object_grab_terms(grabber: &Combatant) -> Terms {
+    Terms::new()
+        .with("called shot", CALLED_SHOT_PENALTY)
+        .with("Strength", grabber.hit_adjustment())
 }
 
 /// What grabbing with one hand takes off a Strength score (docs/rules.md §5): the text's drop table for
@@ -83,6 +91,8 @@ pub struct GrabObject {
     pub mode: GrabContest,
     /// The holder's strike before the grab: the object is his weapon.
     pub first_strike: Option<FirstStrike>,
+    /// The terms of the attack's modifier, named for a narration.
+    pub to_hit: Terms,
 }
 
 /// One attempt to grab an object.
@@ -113,12 +123,15 @@ impl GrabObject {
             .is_melee()
             .then(|| FirstStrike::prepare(&m.victim, object, grabber, options))
             .flatten();
+        let (attack, to_hit) =
+            rear::attack_roll(grabber, &m.victim, object_grab_terms(grabber), options);
         Ok(GrabObject {
-            attack: rear::attack_roll(grabber, &m.victim, object_grab_modifier(grabber), options),
+            attack,
             grabber: grabber.contest_score(),
             holder: m.victim.contest_score(),
             mode: options.grab_contest,
             first_strike,
+            to_hit,
         })
     }
 
@@ -141,20 +154,65 @@ impl GrabObject {
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> GrabObjectOutcome {
         let struck = strike_first(&self.first_strike, rng);
-        if struck.wound.down || !self.attack.roll(rng).hit {
-            return GrabObjectOutcome {
-                hit: false,
-                control: false,
-                contest_rolls: 0,
-                struck,
-            };
+        let missed = GrabObjectOutcome {
+            hit: false,
+            control: false,
+            contest_rolls: 0,
+            struck,
+        };
+        if struck.wound.down {
+            narrate!(rng, Section::Grab, "{}", missed.words());
+            return missed;
         }
+        narrate!(
+            rng,
+            Section::Grab,
+            "The grabber reaches for the weapon in the holder's hand, a called shot; to hit: {}.",
+            self.to_hit.words()
+        );
+        if !self.attack.roll(rng).hit {
+            narrate!(rng, Section::Grab, "{}", missed.words());
+            return missed;
+        }
+        narrate!(
+            rng,
+            Section::Grab,
+            "He has a hand on it: the grabber (first, Strength {}) and the holder (second, Strength {}) contest control.",
+            self.grabber,
+            self.holder
+        );
         let c = contest(self.grabber, self.holder, self.mode, rng);
-        GrabObjectOutcome {
+        let out = GrabObjectOutcome {
             hit: true,
             control: c.first_wins,
             contest_rolls: c.rolls,
             struck,
+        };
+        narrate!(rng, Section::Grab, "{}", out.words());
+        out
+    }
+}
+
+impl GrabObjectOutcome {
+    /// The grab's result in words, the last step of a narrated grab of an object.
+    pub fn words(&self) -> String {
+        let pairs = |n: u32| if n == 1 { "pair" } else { "pairs" };
+        if self.struck.wound.down {
+            "The grabber falls to the holder's blows before he can grab.".to_string()
+        } else if !self.hit {
+            "The grab misses: the holder keeps his weapon.".to_string()
+        } else if self.control {
+            format!(
+                "The grabber wins control of the weapon after {} {} of dice.",
+                self.contest_rolls,
+                pairs(self.contest_rolls)
+            )
+        } else {
+            format!(
+                "The holder keeps his weapon after {} {} of dice.",
+                self.contest_rolls,
+                pairs(self.contest_rolls)
+            )
         }
     }
 }
@@ -174,6 +232,10 @@ pub struct GrabHold {
     pub first_strike: Option<FirstStrike>,
     /// The victim is a monster: his contest score is then reported as `monster_strength` too.
     pub victim_is_monster: bool,
+    /// One hand or two (named in a narration).
+    pub hands: Hands,
+    /// The terms of the attack's modifier, named for a narration.
+    pub to_hit: Terms,
 }
 
 /// One grab of a person or a monster.
@@ -198,15 +260,17 @@ fn wrestling_attack(
     victim: &Combatant,
     hands: Hands,
     options: &RuleOptions,
-) -> AttackRoll {
+) -> (AttackRoll, Terms) {
     let called_shot = if hands == Hands::One {
         CALLED_SHOT_PENALTY
     } else {
         0
     };
-    let modifier =
-        grabber.hit_adjustment() + called_shot + wrestling_armor_penalty(grabber.armor_type);
-    rear::attack_roll(grabber, victim, modifier, options)
+    let to_hit = Terms::new()
+        .with("Strength", grabber.hit_adjustment())
+        .with("one hand, a called shot", called_shot)
+        .with("armor", wrestling_armor_penalty(grabber.armor_type));
+    rear::attack_roll(grabber, victim, to_hit, options)
 }
 
 /// The grabber's contest score with one or two hands.
@@ -264,8 +328,11 @@ impl GrabHold {
         common_eligibility(m, hands.count())?;
         let first_strike = armed_with(&m.victim)
             .and_then(|weapon| FirstStrike::prepare(&m.victim, weapon, &m.attacker, options));
+        let (attack, to_hit) = wrestling_attack(&m.attacker, &m.victim, hands, options);
         Ok(GrabHold {
-            attack: wrestling_attack(&m.attacker, &m.victim, hands, options),
+            attack,
+            hands,
+            to_hit,
             grabber: holding_score(&m.attacker, hands).modified(size),
             victim: m.victim.contest_score(),
             mode: options.grab_contest,
@@ -315,31 +382,82 @@ impl GrabHold {
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> HoldOutcome {
         let struck = strike_first(&self.first_strike, rng);
         if struck.wound.down {
-            return HoldOutcome {
+            let out = HoldOutcome {
                 hit: false,
                 hold: false,
                 kept: false,
                 contest_rolls: 0,
                 struck,
             };
+            narrate!(rng, Section::Grab, "{}", out.words());
+            return out;
         }
+        narrate!(
+            rng,
+            Section::Grab,
+            "The grabber wrestles for a hold with {}; to hit: {}.",
+            match self.hands {
+                Hands::One => "one hand",
+                Hands::Two => "both hands",
+            },
+            self.to_hit.words()
+        );
         let swing = self.attack.roll(rng);
+        if swing.hit {
+            narrate!(rng, Section::Grab, "{}", {
+                let row = brawl_row(swing.modified);
+                format!(
+                    "The modified roll {} reads the wrestling column: {}, {}.",
+                    swing.modified,
+                    row.wrestle,
+                    if row.hold { "a hold" } else { "not a hold" }
+                )
+            });
+        }
         if !(swing.hit && brawl_row(swing.modified).hold) {
-            return HoldOutcome {
+            let out = HoldOutcome {
                 hit: swing.hit,
                 hold: false,
                 kept: false,
                 contest_rolls: 0,
                 struck,
             };
+            narrate!(rng, Section::Grab, "{}", out.words());
+            return out;
         }
+        narrate!(
+            rng,
+            Section::Grab,
+            "The victim tries to break free: the victim (first, Strength {}) against the grabber (second, Strength {}).",
+            self.victim,
+            self.grabber
+        );
         let breaking = contest(self.victim, self.grabber, self.mode, rng);
-        HoldOutcome {
+        let out = HoldOutcome {
             hit: true,
             hold: true,
             kept: !breaking.first_wins,
             contest_rolls: breaking.rolls,
             struck,
+        };
+        narrate!(rng, Section::Grab, "{}", out.words());
+        out
+    }
+}
+
+impl HoldOutcome {
+    /// The grab's result in words, the last step of a narrated grab of a person or a monster.
+    pub fn words(&self) -> String {
+        if self.struck.wound.down {
+            "The grabber falls to the victim's blows before he can grab.".to_string()
+        } else if !self.hit {
+            "The grab misses.".to_string()
+        } else if !self.hold {
+            "The grabber lands a move but no hold.".to_string()
+        } else if self.kept {
+            "The grabber keeps his hold: the victim's attempt to break free fails.".to_string()
+        } else {
+            "The victim breaks the hold.".to_string()
         }
     }
 }
@@ -1094,5 +1212,84 @@ mod tests {
         );
         // The attack needs THAC0 20 − AC 10 − Strength's +1 = 9.
         assert_eq!(man.roll_needed, Some(9));
+    }
+
+    #[test]
+    fn a_narrated_grab_of_the_sword_tells_the_first_strike_the_shot_and_the_contest() {
+        let m = matchup(GRABBER, HOLDER);
+        let grab = GrabObject::prepare(&m, &RuleOptions::default()).unwrap();
+        // The sword misses on 3; the called shot hits on 18; 17 rolls 10 (by 7) against 15 rolling 9 (by 6).
+        let (out, steps) = crate::rules::told::steps([3, 18, 10, 9], |d| grab.resolve(d));
+        assert!(out.control);
+        assert_eq!(
+            steps,
+            [
+                "The armed defender strikes first, whatever the initiative: 1 attack at full force, his bonus as an armed defender counted in to hit and damage.",
+                "Attack roll: a d20 +4 must reach 10 (THAC0 minus armor class), so 6 or more on the die.",
+                "3 +4 = 7: a miss.",
+                "The armed defender's blows all miss.",
+                "The grabber reaches for the weapon in the holder's hand, a called shot; to hit: -4 called shot, +1 Strength.",
+                "Attack roll: a d20 -3 must reach 15 (THAC0 minus armor class), so 18 or more on the die.",
+                "18 -3 = 15: a hit.",
+                "He has a hand on it: the grabber (first, Strength 17) and the holder (second, Strength 15) contest control.",
+                "The Strength contest: each side rolls a d20 against his Strength, the first 17, the second 15; the larger margin (Strength minus the die) wins, and a tie is rolled again.",
+                "The first rolls 10 against 17 (margin +7), the second 9 against 15 (margin +6): the first wins.",
+                "The grabber wins control of the weapon after 1 pair of dice.",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_narrated_grab_of_a_person_tells_the_row_and_the_attempt_to_break_free() {
+        let m = matchup(GRABBER, HOLDER);
+        let grab = GrabHold::person(&m, &RuleOptions::default(), Hands::Two).unwrap();
+        // The sword misses on 3; 20 + 1 = 21 reads the hold row; 15 rolls 15 (by 0) against 17 rolling 3.
+        let (out, steps) = crate::rules::told::steps([3, 20, 15, 3], |d| grab.resolve(d));
+        assert!(out.kept);
+        assert_eq!(
+            steps[4..],
+            [
+                "The grabber wrestles for a hold with both hands; to hit: +1 Strength.",
+                "Attack roll: a d20 +1 must reach 15 (THAC0 minus armor class), so 14 or more on the die.",
+                "20 +1 = 21: a hit.",
+                "The modified roll 21 reads the wrestling column: Bear hug, a hold.",
+                "The victim tries to break free: the victim (first, Strength 15) against the grabber (second, Strength 17).",
+                "The Strength contest: each side rolls a d20 against his Strength, the first 15, the second 17; the larger margin (Strength minus the die) wins, and a tie is rolled again.",
+                "The first rolls 15 against 15 (margin +0), the second 3 against 17 (margin +14): the second wins.",
+                "The grabber keeps his hold: the victim's attempt to break free fails.",
+            ]
+        );
+        let (_, missed) = crate::rules::told::steps([3, 2], |d| grab.resolve(d));
+        assert_eq!(missed.last().unwrap(), "The grab misses.");
+    }
+
+    #[test]
+    fn a_narrated_grab_tells_a_grabber_the_sword_drops() {
+        let frail = "class = \"fighter\"\nlevel = 1\nstrength = 17\nhp = 2";
+        let grab =
+            GrabHold::person(&matchup(frail, HOLDER), &RuleOptions::default(), Hands::One).unwrap();
+        let (out, steps) = crate::rules::told::steps([20, 8], |d| grab.resolve(d));
+        assert!(out.struck.wound.killed);
+        assert_eq!(
+            steps.last().unwrap(),
+            "The grabber falls to the victim's blows before he can grab."
+        );
+    }
+
+    #[test]
+    fn narrated_grabs_come_out_as_plain_ones() {
+        let o = RuleOptions::default();
+        let grabber = "class = \"fighter\"\nlevel = 1\nstrength = 17";
+        let m = matchup(grabber, HOLDER);
+        let object = GrabObject::prepare(&m, &o).unwrap();
+        let outs = crate::rules::told::same_as_plain(|d| object.resolve(d), |d| object.resolve(d));
+        assert!(outs.iter().any(|o| o.control) && outs.iter().any(|o| o.hit && !o.control));
+        for hold in [
+            GrabHold::person(&m, &o, Hands::One).unwrap(),
+            GrabHold::monster(&matchup(grabber, "monster = \"ogre\""), &o, Hands::Two).unwrap(),
+        ] {
+            let outs = crate::rules::told::same_as_plain(|d| hold.resolve(d), |d| hold.resolve(d));
+            assert!(outs.iter().any(|o| o.kept) && outs.iter().any(|o| !o.hold));
+        }
     }
 }

@@ -30,7 +30,9 @@ use std::fmt;
 pub use combatant::Combatant;
 pub use options::RuleOptions;
 
+use crate::dice::narrate;
 use crate::rules::combatant::State;
+use crate::rules::section::Section;
 use crate::rules::tables::Size;
 
 /// A key of a scenario file with the name a reader knows it by. Charts and tables print the name, never
@@ -197,11 +199,48 @@ impl Vitals {
     pub fn wound<R: crate::dice::Roller + ?Sized>(&self, damage: Damage, rng: &mut R) -> Wound {
         // real + death_at ≤ total, since death_at ≤ 0 and real ≤ total: the cuts are ascending.
         let killed_at = damage.real as i32 + self.death_at;
+        self.tell_blow(damage, rng);
         let region = self.hp.region([killed_at, damage.total as i32], rng);
-        Wound {
+        let wound = Wound {
             killed: region == 0,
             down: region <= 1,
-        }
+        };
+        Vitals::tell_wound(wound, false, rng);
+        wound
+    }
+
+    /// Says what a blow's damage is about to meet (a narrated trial; nothing otherwise).
+    #[inline(always)]
+    fn tell_blow<R: crate::dice::Roller + ?Sized>(&self, damage: Damage, rng: &mut R) {
+        narrate!(
+            rng,
+            Section::Core,
+            "{} points of damage ({} real, {} temporary) meet his {}: he drops if they leave him at 0 or below, and dies if the real part alone leaves him at {} or below.",
+            damage.total,
+            damage.real,
+            damage.temporary,
+            self.hp,
+            self.death_at
+        );
+    }
+
+    /// Says what a blow did to the hit points (a narrated trial; nothing otherwise).
+    #[inline(always)]
+    fn tell_wound<R: crate::dice::Roller + ?Sized>(wound: Wound, wakes: bool, rng: &mut R) {
+        narrate!(
+            rng,
+            Section::Core,
+            "{}",
+            if wound.killed {
+                "Killed: the real damage alone takes him past the point of death."
+            } else if wakes {
+                "Down and unconscious, but enough temporary damage heals for him to wake before he is tied."
+            } else if wound.down {
+                "Down: he falls unconscious, alive."
+            } else {
+                "He stays on his feet."
+            }
+        );
     }
 
     /// The paths of [`Vitals::wound`] for the exact count.
@@ -223,11 +262,18 @@ impl Vitals {
         let killed_at = damage.real as i32 + self.death_at;
         let total = damage.total as i32;
         let wakes_above = (total - heals as i32).max(damage.real as i32);
+        self.tell_blow(damage, rng);
+        narrate!(
+            rng,
+            Section::Fights,
+            "Before he is tied, {heals} points of his temporary damage heal: down, he wakes if that lifts him to 1 hit point."
+        );
         let region = self.hp.region([killed_at, wakes_above, total], rng);
         let wound = Wound {
             killed: region == 0,
             down: region <= 2,
         };
+        Vitals::tell_wound(wound, region == 2, rng);
         (wound, region == 2)
     }
 
@@ -250,6 +296,15 @@ impl Vitals {
                 }
             }),
         }
+    }
+}
+
+/// A number added to dice as a narration writes it: " +1 Strength", nothing for 0.
+pub(crate) fn added(value: i32, name: &str) -> String {
+    if value == 0 {
+        String::new()
+    } else {
+        format!(" {value:+} {name}")
     }
 }
 
@@ -385,5 +440,127 @@ pub(crate) fn matchup(attacker: &str, victim: &str) -> Matchup {
     Matchup {
         attacker: resolve(attacker),
         victim: resolve(victim),
+    }
+}
+
+/// The tests' view of a narrated trial: the steps a rule told, and a check that telling changes nothing.
+#[cfg(test)]
+pub(crate) mod told {
+    use std::fmt::Debug;
+
+    use crate::dice::{Event, Narrator, Pooled, Recording, Scripted};
+    use crate::engine::trial_dice;
+    use rand_xoshiro::SplitMix64;
+
+    /// Runs `resolve` narrated on scripted `faces`: its outcome and the text of every step, in order.
+    pub(crate) fn steps<T>(
+        faces: impl IntoIterator<Item = u32>,
+        resolve: impl FnOnce(&mut Recording<Scripted>) -> T,
+    ) -> (T, Vec<String>) {
+        let narrator = Narrator::new();
+        let out = resolve(&mut Recording::new(Scripted::new(faces), narrator.clone()));
+        let texts = narrator
+            .events()
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Step { text, .. } => Some(text),
+                Event::Die { .. } | Event::State { .. } => None,
+            })
+            .collect();
+        (out, texts)
+    }
+
+    /// Checks over 400 seeded trials that a narrated trial comes out as the plain one, and that the
+    /// narration told something each time; returns the outcomes, so a caller can see they vary.
+    pub(crate) fn same_as_plain<T: PartialEq + Debug>(
+        plain: impl Fn(&mut Pooled<SplitMix64>) -> T,
+        narrated: impl Fn(&mut Recording<Pooled<SplitMix64>>) -> T,
+    ) -> Vec<T> {
+        (0..400)
+            .map(|t| {
+                let expected = plain(&mut trial_dice(7, t));
+                let narrator = Narrator::new();
+                let got = narrated(&mut Recording::new(trial_dice(7, t), narrator.clone()));
+                assert_eq!(got, expected, "trial {t}");
+                assert!(
+                    narrator
+                        .events()
+                        .iter()
+                        .any(|e| matches!(e, Event::Step { .. })),
+                    "trial {t} told nothing"
+                );
+                got
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Dice;
+
+    /// Hit points rolled on `count`d4, and a blow of `total` points, `real` of them real.
+    fn rolled_d4(count: u32, total: u32, real: u32) -> (Vitals, Damage) {
+        let vitals = Vitals {
+            hp: combatant::HitPoints::Rolled(Dice::of(count, 4, 0)),
+            death_at: 0,
+        };
+        let blow = Damage {
+            total,
+            real,
+            temporary: total - real,
+        };
+        (vitals, blow)
+    }
+
+    #[test]
+    fn a_narrated_wound_tells_the_hit_points_it_meets_and_what_they_say() {
+        let (vitals, blow) = rolled_d4(1, 3, 1);
+        let meet = "3 points of damage (1 real, 2 temporary) meet his hit points rolled on 1d4: he drops if they leave him at 0 or below, and dies if the real part alone leaves him at 0 or below.";
+        for (face, killed, down, last) in [
+            (
+                1,
+                true,
+                true,
+                "Killed: the real damage alone takes him past the point of death.",
+            ),
+            (3, false, true, "Down: he falls unconscious, alive."),
+            (4, false, false, "He stays on his feet."),
+        ] {
+            let (wound, steps) = told::steps([face], |d| vitals.wound(blow, d));
+            assert_eq!((wound.killed, wound.down), (killed, down), "{face}");
+            assert_eq!(steps, [meet, last], "{face}");
+        }
+        // Two points heal before he is tied: 2 hit points take 3 and wake at 1 again.
+        let (wound, steps) = told::steps([2], |d| vitals.wound_healed(blow, 2, d));
+        assert_eq!(
+            wound,
+            (
+                Wound {
+                    down: true,
+                    killed: false
+                },
+                true
+            )
+        );
+        assert_eq!(
+            steps[2],
+            "Down and unconscious, but enough temporary damage heals for him to wake before he is tied."
+        );
+    }
+
+    #[test]
+    fn a_number_added_to_dice_is_named_with_its_sign_and_left_out_at_0() {
+        assert_eq!(added(2, "Strength and magic"), " +2 Strength and magic");
+        assert_eq!(added(-1, "Strength"), " -1 Strength");
+        assert_eq!(added(0, "Strength"), "");
+    }
+
+    #[test]
+    fn a_narrated_wound_comes_out_as_a_plain_one() {
+        let (vitals, blow) = rolled_d4(2, 5, 2);
+        let outs = told::same_as_plain(|d| vitals.wound(blow, d), |d| vitals.wound(blow, d));
+        assert!(outs.iter().any(|w| w.killed) && outs.iter().any(|w| !w.down));
     }
 }

@@ -13,6 +13,7 @@ use crate::rules::Combatant;
 use crate::rules::attack::AttackRoll;
 use crate::rules::combatant::{ArmorClass, Position};
 use crate::rules::options::RuleOptions;
+use crate::rules::section::Terms;
 
 /// The armor class of a victim struck from behind: no shield and no Dexterity bonus (a Dexterity penalty
 /// stays), his armor and magical protection counting.
@@ -25,25 +26,27 @@ pub fn from_behind(attacker: &Combatant, options: &RuleOptions) -> bool {
     attacker.position == Position::Behind && options.rear_attack_bonus != 0
 }
 
-/// The attack roll of `attacker` on an awake `victim` with `modifier` to hit, from where the attacker
-/// stands: from behind, `rear_attack_bonus` more and the victim's armor class without shield and
-/// Dexterity bonus; in front, the normal armor class.
+/// The attack roll of `attacker` on an awake `victim` with the terms `to_hit`, from where the attacker
+/// stands: from behind, a "from behind" term of `rear_attack_bonus` and the victim's armor class without
+/// shield and Dexterity bonus; in front, the normal armor class. The roll adds the total of the terms it
+/// returns, so a narration names every part of the modifier the roll uses.
 pub fn attack_roll(
     attacker: &Combatant,
     victim: &Combatant,
-    modifier: i32,
+    to_hit: Terms,
     options: &RuleOptions,
-) -> AttackRoll {
-    if from_behind(attacker, options) {
-        AttackRoll::new(
-            attacker.thac0,
-            rear_armor_class(&victim.ac),
-            modifier + options.rear_attack_bonus,
-            options,
-        )
+) -> (AttackRoll, Terms) {
+    let behind = from_behind(attacker, options);
+    let (ac, bonus) = if behind {
+        (rear_armor_class(&victim.ac), options.rear_attack_bonus)
     } else {
-        AttackRoll::new(attacker.thac0, victim.ac.normal(), modifier, options)
-    }
+        (victim.ac.normal(), 0)
+    };
+    let to_hit = to_hit.with("from behind", bonus);
+    (
+        AttackRoll::new(attacker.thac0, ac, to_hit.total(), options),
+        to_hit,
+    )
 }
 
 #[cfg(test)]

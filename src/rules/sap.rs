@@ -3,7 +3,7 @@
 //! him (docs/rules.md §4). The blow's damage also meets the victim's hit points: a heavy sap can drop or
 //! kill the sentry it meant to put to sleep, and `p_out` counts every way he is out.
 
-use crate::dice::{Dice, Paths, Roller};
+use crate::dice::{Dice, Paths, Roller, narrate};
 use crate::rules::action::Fixed;
 use crate::rules::attack::AttackRoll;
 use crate::rules::catalog::Weapon;
@@ -12,6 +12,7 @@ use crate::rules::maneuver::{
 };
 use crate::rules::options::{Rounding, RuleOptions};
 use crate::rules::rear;
+use crate::rules::section::{Section, Terms};
 use crate::rules::strike::{DAMAGE, DOWN, HIT, KILLED, record_blow};
 use crate::rules::tables::Size;
 use crate::rules::{Combatant, Damage, Ineligible, Matchup, Vitals, Wound};
@@ -53,11 +54,34 @@ impl KnockoutChance {
     #[inline]
     pub fn roll<R: Roller + ?Sized>(&self, damage: u32, rng: &mut R) -> Option<bool> {
         let chance = self.percent(damage) as i32;
+        narrate!(
+            rng,
+            Section::Sap,
+            "Knockout roll: {}% a point of damage, at most {}%: {damage} points give {chance}%, so a d100 of {chance} or less knocks out{}.",
+            self.per_point,
+            self.cap,
+            if self.wake_at <= 100 {
+                format!(", and {} or more wakes the sleeper", self.wake_at)
+            } else {
+                String::new()
+            }
+        );
         // Not a knockout and at least `wake_at`: above both the chance and `wake_at - 1`.
         let quiet_to = chance.max(self.wake_at as i32 - 1);
         // The region: 0 a knockout, 1 nothing, 2 the sleeper wakes.
         let region = rng.region(&D100, &[chance, quiet_to]);
-        KnockoutChance::read(region)
+        let reading = KnockoutChance::read(region);
+        narrate!(
+            rng,
+            Section::Sap,
+            "{}",
+            match reading {
+                Some(true) => "A knockout.",
+                Some(false) => "No knockout, and the blow wakes the sleeper.",
+                None => "No knockout.",
+            }
+        );
+        reading
     }
 
     /// The paths of [`KnockoutChance::roll`], each reading followed by `after(reading)`.
@@ -97,6 +121,8 @@ pub struct Sap {
     pub vitals: Vitals,
     /// The victim sleeps or is held as the sap lands (and may sleep on).
     pub sleeper: bool,
+    /// The terms of the attack's modifier, named for a narration.
+    pub to_hit: Terms,
     /// Rounds the sapper needs to tie his victim up (`bind_rounds`; 0: at once).
     pub bind_rounds: u32,
     /// Temporary damage heals a point every this many rounds.
@@ -150,6 +176,30 @@ impl SapOutcome {
     pub fn out(&self) -> bool {
         self.ko_rounds.is_some() || self.wound.down
     }
+
+    /// The sap's result in words, the last step of a narrated sap.
+    pub fn words(&self) -> String {
+        let result = if !self.hit {
+            "The sap misses: the victim is untouched".to_string()
+        } else if self.wound.killed {
+            "The sap kills the victim".to_string()
+        } else if let Some(rounds) = self.ko_rounds {
+            format!("The victim is out for {rounds} rounds")
+        } else if self.wound.down {
+            "The victim is down from the damage".to_string()
+        } else if self.woken() {
+            "The victim wakes and can raise the alarm".to_string()
+        } else if self.sleeps_on() {
+            "The victim sleeps on".to_string()
+        } else {
+            format!("The victim stands, {} points the worse", self.damage.total)
+        };
+        if self.woke_before_bound {
+            format!("{result}, and wakes before he is tied.")
+        } else {
+            format!("{result}.")
+        }
+    }
 }
 
 /// Whether a sap is allowed: victims of size T, S or M only, and never with a missile weapon (a missile
@@ -177,7 +227,14 @@ pub fn sap_damage(total: u32, rounding: Rounding) -> Damage {
 /// The sap's to-hit modifier: the called shot's `sap_penalty` and Strength's adjustment, the weapon's magic
 /// left out (docs/rules.md §4). A sap inside a fight is rolled with it too.
 pub fn to_hit_modifier(attacker: &Combatant, options: &RuleOptions) -> i32 {
-    options.sap_penalty + attacker.hit_adjustment()
+    to_hit_terms(attacker, options).total()
+}
+
+/// The terms of [`to_hit_modifier`], named.
+pub fn to_hit_terms(attacker: &Combatant, options: &RuleOptions) -> Terms {
+    Terms::new()
+        .with("called shot", options.sap_penalty)
+        .with("Strength", attacker.hit_adjustment())
 }
 
 /// A sap's damage total: the dice rolled plus what is added, at least 1.
@@ -191,21 +248,20 @@ impl Sap {
     pub fn prepare(m: &Matchup, options: &RuleOptions) -> Result<Sap, Ineligible> {
         eligibility(m)?;
         let (attacker, victim) = (&m.attacker, &m.victim);
-        let modifier = to_hit_modifier(attacker, options);
-        let (attack, chance) = if victim.state.is_helpless() {
+        let to_hit = to_hit_terms(attacker, options);
+        let (attack, chance, to_hit) = if victim.state.is_helpless() {
             (
-                AttackRoll::automatic(modifier),
+                AttackRoll::automatic(to_hit.total()),
                 KnockoutChance {
                     per_point: options.sap_helpless_ko_per_point,
                     cap: options.sap_helpless_ko_cap,
                     wake_at: options.sap_wake_at,
                 },
+                to_hit,
             )
         } else {
-            (
-                rear::attack_roll(attacker, victim, modifier, options),
-                KnockoutChance::awake(options),
-            )
+            let (attack, to_hit) = rear::attack_roll(attacker, victim, to_hit, options);
+            (attack, KnockoutChance::awake(options), to_hit)
         };
         Ok(Sap {
             attack,
@@ -216,6 +272,7 @@ impl Sap {
             rounding: options.rounding,
             vitals: Vitals::of(m, options),
             sleeper: victim.state.is_helpless(),
+            to_hit,
             bind_rounds: 0,
             temp_heal_rounds: options.temp_heal_rounds,
             heals_before_bound: 0,
@@ -237,10 +294,12 @@ impl Sap {
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> SapOutcome {
         let mut out = self.blow(rng);
         if !out.hit {
+            narrate!(rng, Section::Sap, "{}", out.words());
             return out;
         }
         if self.bind_rounds == 0 {
             out.wound = self.vitals.wound(out.damage, rng);
+            narrate!(rng, Section::Sap, "{}", out.words());
             return out;
         }
         let (wound, healed) = self
@@ -250,6 +309,7 @@ impl Sap {
         let knockout_over = out.ko_rounds.is_none_or(|k| k < self.bind_rounds);
         let wound_over = !wound.down || healed;
         out.woke_before_bound = out.out() && !wound.killed && knockout_over && wound_over;
+        narrate!(rng, Section::Sap, "{}", out.words());
         out
     }
 
@@ -277,6 +337,12 @@ impl Sap {
     /// applies the damage to the hit points it rolled itself.
     #[inline]
     pub fn blow<R: Roller + ?Sized>(&self, rng: &mut R) -> SapOutcome {
+        narrate!(
+            rng,
+            Section::Sap,
+            "The sapper swings a called shot to knock out rather than wound; to hit: {}.",
+            self.to_hit.words()
+        );
         if !self.attack.roll(rng).hit {
             return SapOutcome {
                 hit: false,
@@ -288,12 +354,37 @@ impl Sap {
                 woke_before_bound: false,
             };
         }
+        narrate!(
+            rng,
+            Section::Sap,
+            "Damage: {}{} (at least 1), a quarter of it real and the rest temporary.",
+            self.damage,
+            crate::rules::added(self.damage_bonus, "Strength")
+        );
         let total = sap_total(self.damage.roll(rng) + self.damage_bonus);
+        let damage = sap_damage(total, self.rounding);
+        narrate!(
+            rng,
+            Section::Sap,
+            "{total} points: {} real, {} temporary.",
+            damage.real,
+            damage.temporary
+        );
         let knockout = self.chance.roll(total, rng);
-        let ko_rounds = (knockout == Some(true)).then(|| self.ko_rounds.roll(rng).max(1) as u32);
+        let ko_rounds = (knockout == Some(true)).then(|| {
+            narrate!(
+                rng,
+                Section::Sap,
+                "Knocked out for {} rounds (at least one).",
+                self.ko_rounds
+            );
+            let rounds = self.ko_rounds.roll(rng).max(1) as u32;
+            narrate!(rng, Section::Sap, "He lies senseless for {rounds} rounds.");
+            rounds
+        });
         SapOutcome {
             hit: true,
-            damage: sap_damage(total, self.rounding),
+            damage,
             ko_rounds,
             woke: knockout == Some(false),
             sleeper: self.sleeper,
@@ -718,5 +809,83 @@ mod tests {
         assert_eq!((s.damage.to_string(), s.damage_bonus), ("1d2".into(), -1));
         let mut dice = Scripted::new([20, 1, 100]);
         assert_eq!(s.resolve(&mut dice).damage.total, 1);
+    }
+
+    #[test]
+    fn a_narrated_sap_tells_the_called_shot_the_damage_and_the_knockout() {
+        let (out, steps) = crate::rules::told::steps([17, 5, 30, 2, 7], |d| {
+            sap(GUARD, &RuleOptions::default()).resolve(d)
+        });
+        assert_eq!(out.ko_rounds, Some(9));
+        assert_eq!(
+            steps,
+            [
+                "The sapper swings a called shot to knock out rather than wound; to hit: -8 called shot, +1 Strength.",
+                "Attack roll: a d20 -7 must reach 10 (THAC0 minus armor class), so 17 or more on the die.",
+                "17 -7 = 10: a hit.",
+                "Damage: 1d6 +1 Strength (at least 1), a quarter of it real and the rest temporary.",
+                "6 points: 1 real, 5 temporary.",
+                "Knockout roll: 5% a point of damage, at most 40%: 6 points give 30%, so a d100 of 30 or less knocks out.",
+                "A knockout.",
+                "Knocked out for 2d8 rounds (at least one).",
+                "He lies senseless for 9 rounds.",
+                "6 points of damage (1 real, 5 temporary) meet his 20 hit points: he drops if they leave him at 0 or below, and dies if the real part alone leaves him at 0 or below.",
+                "He stays on his feet.",
+                "The victim is out for 9 rounds.",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_narrated_sap_on_a_sleeper_tells_the_wake_threshold_and_the_waking() {
+        let (out, steps) = crate::rules::told::steps([3, 81], |d| {
+            sap(SLEEPER, &RuleOptions::default()).resolve(d)
+        });
+        assert!(out.woken());
+        assert_eq!(
+            steps[1],
+            "The attack hits without a roll: the target is helpless."
+        );
+        assert!(steps.contains(&"Knockout roll: 10% a point of damage, at most 80%: 4 points give 40%, so a d100 of 40 or less knocks out, and 81 or more wakes the sleeper.".to_string()));
+        assert!(steps.contains(&"No knockout, and the blow wakes the sleeper.".to_string()));
+        assert_eq!(
+            steps.last().unwrap(),
+            "The victim wakes and can raise the alarm."
+        );
+        let (_, missed) =
+            crate::rules::told::steps([16], |d| sap(GUARD, &RuleOptions::default()).resolve(d));
+        assert_eq!(
+            missed.last().unwrap(),
+            "The sap misses: the victim is untouched."
+        );
+    }
+
+    #[test]
+    fn a_narrated_sap_tells_a_victim_tied_too_late() {
+        let frail = "class = \"fighter\"\nlevel = 1\nac = 6\nhp = 5";
+        let s = sap(frail, &RuleOptions::default()).with_bind_rounds(11);
+        let (out, steps) = crate::rules::told::steps([17, 5, 99], |d| s.resolve(d));
+        assert!(out.woke_before_bound);
+        assert!(steps.contains(&"Down and unconscious, but enough temporary damage heals for him to wake before he is tied.".to_string()));
+        assert_eq!(
+            steps.last().unwrap(),
+            "The victim is down from the damage, and wakes before he is tied."
+        );
+    }
+
+    #[test]
+    fn a_narrated_sap_comes_out_as_a_plain_one() {
+        let o = RuleOptions::default();
+        for victim in [
+            "class = \"fighter\"\nlevel = 1\nac = 6",
+            "class = \"fighter\"\nlevel = 1\nac = 6\nstate = \"asleep\"",
+        ] {
+            let s = Sap::prepare(&matchup(FIGHTER, victim), &o)
+                .unwrap()
+                .with_bind_rounds(6);
+            let outs = crate::rules::told::same_as_plain(|d| s.resolve(d), |d| s.resolve(d));
+            assert!(outs.iter().any(|o| o.ko_rounds.is_some()), "{victim}");
+            assert!(outs.iter().any(|o| o.ko_rounds.is_none()), "{victim}");
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! Subdual damage is the same mechanism, so fights that subdue use [`held_back`] too. The blow then meets
 //! the victim's hit points: does it drop him, does it kill him?
 
-use crate::dice::{Dice, Paths, Roller};
+use crate::dice::{Dice, Paths, Roller, narrate};
 use crate::rules::action::Fixed;
 use crate::rules::attack::AttackRoll;
 use crate::rules::catalog::Weapon;
@@ -11,6 +11,7 @@ use crate::rules::maneuver::{
     Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
 };
 use crate::rules::options::{OddPoint, Rounding, RuleOptions};
+use crate::rules::section::{Section, Terms};
 use crate::rules::{Damage, Ineligible, Matchup, Vitals, Wound};
 
 /// The to-hit penalty for using a weapon the way it was not meant to be used.
@@ -31,6 +32,8 @@ pub struct Strike {
     pub odd_point: OddPoint,
     /// The victim's hit points.
     pub vitals: Vitals,
+    /// The terms of the attack's modifier, named for a narration.
+    pub to_hit: Terms,
 }
 
 /// One held-back strike.
@@ -42,6 +45,27 @@ pub struct StrikeOutcome {
     pub damage: Damage,
     /// What it did to the victim's hit points (nothing on a miss).
     pub wound: Wound,
+}
+
+impl StrikeOutcome {
+    /// The strike's result in words, the last step of a narrated strike.
+    pub fn words(&self) -> String {
+        if !self.hit {
+            "The blow misses: the victim is untouched.".to_string()
+        } else if self.wound.killed {
+            format!(
+                "The victim is killed by {} points, {} of them real.",
+                self.damage.total, self.damage.real
+            )
+        } else if self.wound.down {
+            format!(
+                "The victim is down, {} points the worse.",
+                self.damage.total
+            )
+        } else {
+            format!("The victim stands, {} points the worse.", self.damage.total)
+        }
+    }
 }
 
 /// Whether `weapon` can be held back at all: a melee weapon whose damage can be controlled. Bare hands
@@ -91,11 +115,14 @@ impl Strike {
     pub fn prepare(m: &Matchup, options: &RuleOptions) -> Result<Strike, Ineligible> {
         let weapon = eligibility(m)?;
         let (attacker, victim) = (&m.attacker, &m.victim);
-        let modifier = HELD_BACK_PENALTY + attacker.hit_adjustment() + weapon.magic;
-        let attack = if victim.state.is_helpless() {
-            AttackRoll::automatic(modifier)
+        let to_hit = Terms::new()
+            .with("held back", HELD_BACK_PENALTY)
+            .with("Strength", attacker.hit_adjustment())
+            .with("magic", weapon.magic);
+        let (attack, to_hit) = if victim.state.is_helpless() {
+            (AttackRoll::automatic(to_hit.total()), to_hit)
         } else {
-            crate::rules::rear::attack_roll(attacker, victim, modifier, options)
+            crate::rules::rear::attack_roll(attacker, victim, to_hit, options)
         };
         Ok(Strike {
             attack,
@@ -104,6 +131,7 @@ impl Strike {
             rounding: options.rounding,
             odd_point: options.held_back_odd_point,
             vitals: Vitals::of(m, options),
+            to_hit,
         })
     }
 
@@ -121,20 +149,45 @@ impl Strike {
     /// One strike: the attack, then the damage rolled and held back, then the victim's hit points.
     #[inline]
     pub fn resolve<R: Roller + ?Sized>(&self, rng: &mut R) -> StrikeOutcome {
+        narrate!(
+            rng,
+            Section::HoldingBack,
+            "The attacker strikes with his weapon held back so as not to kill; to hit: {}.",
+            self.to_hit.words()
+        );
         if !self.attack.roll(rng).hit {
-            return StrikeOutcome {
+            let out = StrikeOutcome {
                 hit: false,
                 damage: Damage::default(),
                 wound: Wound::default(),
             };
+            narrate!(rng, Section::HoldingBack, "{}", out.words());
+            return out;
         }
+        narrate!(
+            rng,
+            Section::HoldingBack,
+            "Damage: {}{}, held back to half (at least 1), half of that temporary.",
+            self.damage,
+            crate::rules::added(self.damage_bonus, "Strength and magic")
+        );
         let rolled = self.damage.roll(rng) + self.damage_bonus;
         let damage = held_back(rolled, self.rounding, self.odd_point);
-        StrikeOutcome {
+        narrate!(
+            rng,
+            Section::HoldingBack,
+            "{rolled} rolled, held back to {}: {} real, {} temporary.",
+            damage.total,
+            damage.real,
+            damage.temporary
+        );
+        let out = StrikeOutcome {
             hit: true,
             damage,
             wound: self.vitals.wound(damage, rng),
-        }
+        };
+        narrate!(rng, Section::HoldingBack, "{}", out.words());
+        out
     }
 }
 
@@ -482,5 +535,49 @@ mod tests {
         assert_eq!(dice.requests(), &[20, 8, 8]);
         let mut miss = Scripted::new([13]);
         assert!(!s.resolve(&mut miss).hit);
+    }
+
+    const GUARD: &str = "class = \"fighter\"\nac = 6\nhp = 20";
+
+    fn guard_strike() -> Strike {
+        Strike::prepare(&matchup(SWORDSMAN, GUARD), &RuleOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn a_narrated_strike_tells_the_blow_held_back_and_what_it_did() {
+        // Needs 14; long sword 5 + 2 = 7, held back to 3: 1 real, 2 temporary.
+        let (out, steps) = crate::rules::told::steps([15, 5], |d| guard_strike().resolve(d));
+        assert!(out.hit && !out.wound.down);
+        assert_eq!(
+            steps,
+            [
+                "The attacker strikes with his weapon held back so as not to kill; to hit: -4 held back, +1 Strength, +1 magic.",
+                "Attack roll: a d20 -2 must reach 12 (THAC0 minus armor class), so 14 or more on the die.",
+                "15 -2 = 13: a hit.",
+                "Damage: 1d8 +2 Strength and magic, held back to half (at least 1), half of that temporary.",
+                "7 rolled, held back to 3: 1 real, 2 temporary.",
+                "3 points of damage (1 real, 2 temporary) meet his 20 hit points: he drops if they leave him at 0 or below, and dies if the real part alone leaves him at 0 or below.",
+                "He stays on his feet.",
+                "The victim stands, 3 points the worse.",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_narrated_miss_ends_with_the_victim_untouched() {
+        let (_, steps) = crate::rules::told::steps([13], |d| guard_strike().resolve(d));
+        assert_eq!(
+            steps.last().unwrap(),
+            "The blow misses: the victim is untouched."
+        );
+        assert_eq!(steps.len(), 4);
+    }
+
+    #[test]
+    fn a_narrated_strike_comes_out_as_a_plain_one() {
+        let m = matchup(SWORDSMAN, "class = \"fighter\"\nac = 6");
+        let strike = Strike::prepare(&m, &RuleOptions::default()).unwrap();
+        let outs = crate::rules::told::same_as_plain(|d| strike.resolve(d), |d| strike.resolve(d));
+        assert!(outs.iter().any(|o| !o.hit) && outs.iter().any(|o| o.wound.down));
     }
 }

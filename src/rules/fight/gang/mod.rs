@@ -19,6 +19,7 @@ mod streams;
 mod target;
 #[cfg(test)]
 mod tests;
+mod words;
 
 use serde::Deserialize;
 
@@ -27,7 +28,28 @@ use crate::rules::combatant::Combatant;
 use crate::rules::maneuver::{Counter, Distributions, Hist, Metrics, Record, Sink, Source};
 
 pub use plan::GangPlan;
-pub use streams::{MemberDice, MemberStreams};
+pub use streams::{MemberDice, MemberStreams, RecordedStreams};
+
+/// Adds a step to the story of a fight of several when its dice narrate ([`MemberDice::narrator`]), and
+/// costs nothing otherwise: `narrate!` for the members' dice rather than one roller.
+macro_rules! tell {
+    ($dice:expr, $section:expr, $($words:tt)+) => {
+        if let Some(narrator) = $crate::rules::fight::gang::MemberDice::narrator(&*$dice) {
+            narrator.step($section.cite(), format!($($words)+));
+        }
+    };
+}
+pub(crate) use tell;
+
+/// Adds a state line to the story of a fight of several when its dice narrate.
+macro_rules! tell_state {
+    ($dice:expr, $($words:tt)+) => {
+        if let Some(narrator) = $crate::rules::fight::gang::MemberDice::narrator(&*$dice) {
+            narrator.state(format!($($words)+));
+        }
+    };
+}
+pub(crate) use tell_state;
 
 /// How a member picks the foe he attacks (docs/rules.md §6 "Several combatants a side"). He keeps his foe
 /// until that foe is down, then picks again among those standing.

@@ -17,21 +17,25 @@ fn told(p: &FightPlan, faces: &[u32]) -> (FightOutcome, Vec<Event>) {
     (out, narrator.events())
 }
 
-/// The story in lines: "[rule] text" for a step, "= text" for a state, "dN: face" for a die.
-fn lines(events: &[Event]) -> Vec<String> {
+/// The story in lines: "[rule] text" for a step, "= text" for a state, "dN: face" for a die, followed by
+/// "(side, index)" for a member's die in a fight of several.
+pub(in crate::rules::fight) fn lines(events: &[Event]) -> Vec<String> {
     events
         .iter()
         .map(|e| match e {
             Event::Step { rule, text } => format!("[{rule}] {text}"),
             Event::State { text } => format!("= {text}"),
-            Event::Die { sides, face, .. } => format!("d{sides}: {face}"),
+            Event::Die { sides, face, who } => match who {
+                Some((s, i)) => format!("d{sides}: {face} ({s}, {i})"),
+                None => format!("d{sides}: {face}"),
+            },
         })
         .collect()
 }
 
 /// `expected` appears in `story` in order (other lines, such as those of the single actions' own
 /// narration, may come between).
-fn in_order(story: &[String], expected: &[&str]) {
+pub(in crate::rules::fight) fn in_order(story: &[String], expected: &[&str]) {
     let mut at = 0;
     for line in expected {
         match story[at..].iter().position(|l| l == line) {

@@ -8,39 +8,11 @@ use crate::engine::trial_dice;
 use crate::rules::maneuver::Maneuver;
 
 use super::super::RecordedStreams;
+use crate::rules::fight::tests::narration::{in_order, lines};
 
 const NAMED_THUG: &str = "name = \"thug\"\nclass = \"fighter\"\nlevel = 1\nhp = 10";
 const NAMED_GUARD: &str =
     "name = \"guard\"\nclass = \"fighter\"\nlevel = 1\nhp = 10\nweapon = \"long sword\"";
-
-/// The story in lines: "[rule] text" for a step, "= text" for a state, "dN: face (side, index)" for a die.
-fn lines(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .map(|e| match e {
-            Event::Step { rule, text } => format!("[{rule}] {text}"),
-            Event::State { text } => format!("= {text}"),
-            Event::Die { sides, face, who } => match who {
-                Some((s, i)) => format!("d{sides}: {face} ({s}, {i})"),
-                None => format!("d{sides}: {face}"),
-            },
-        })
-        .collect()
-}
-
-/// `expected` appears in `story` in order (other lines may come between).
-fn in_order(story: &[String], expected: &[&str]) {
-    let mut at = 0;
-    for line in expected {
-        match story[at..].iter().position(|l| l == line) {
-            Some(k) => at += k + 1,
-            None => panic!(
-                "missing, or out of order: {line}\nstory:\n{}",
-                story.join("\n")
-            ),
-        }
-    }
-}
 
 #[test]
 fn three_thugs_on_a_guard_tell_initiative_targets_the_first_strike_and_the_rear_each_die_by_its_member()
@@ -115,50 +87,32 @@ fn every_kind() -> Vec<GangPlan> {
     let three = |target| vec![entry(NAMED_THUG, 3, target)];
     let guard = || vec![entry(NAMED_GUARD, 1, Target::Focus)];
     let bare = || vec![entry(FIST_GUARD, 2, Target::Weakest)];
-    vec![
-        plan(
-            three(Target::Focus),
-            guard(),
-            Style::Punch,
-            &RuleOptions::default(),
-            20,
-        ),
-        plan(
-            three(Target::Random),
-            guard(),
-            Style::Punch,
-            &individual,
-            20,
-        ),
-        plan(
-            three(Target::Spread),
+    [
+        (Target::Focus, guard(), Style::Punch, RuleOptions::default()),
+        (Target::Random, guard(), Style::Punch, individual),
+        (
+            Target::Spread,
             bare(),
             Style::Wrestle,
-            &RuleOptions::default(),
-            20,
+            RuleOptions::default(),
         ),
-        plan(
-            three(Target::Focus),
+        (
+            Target::Focus,
             guard(),
             Style::Overbear,
-            &RuleOptions::default(),
-            20,
+            RuleOptions::default(),
         ),
-        plan(
-            three(Target::Focus),
-            guard(),
-            Style::Overbear,
-            &combat_and_tactics,
-            20,
-        ),
-        plan(
-            three(Target::Strongest),
+        (Target::Focus, guard(), Style::Overbear, combat_and_tactics),
+        (
+            Target::Strongest,
             bare(),
             Style::Sap,
-            &RuleOptions::default(),
-            20,
+            RuleOptions::default(),
         ),
     ]
+    .into_iter()
+    .map(|(target, victims, style, o)| plan(three(target), victims, style, &o, 20))
+    .collect()
 }
 
 #[test]

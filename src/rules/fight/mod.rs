@@ -399,6 +399,8 @@ impl FightPlan {
             options,
             self.stand,
         );
+        self.sides[ATTACKER].terms[fighter::Slot::Backup as usize] =
+            fold::own_terms(&m.attacker, &m.victim, then_kind, taken.as_ref(), options);
         self.armed_first = armed_first(&self.sides[ATTACKER], &self.sides[VICTIM], options);
         self.armed_defender = self.armed_first.iter().flatten().any(|&x| x != 0);
         Ok(self)

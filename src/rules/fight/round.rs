@@ -484,7 +484,8 @@ impl FightPlan {
             return;
         }
         let me = &self.sides[s];
-        let blow = &me.blows[if finishing { f[s].home } else { f[s].slot } as usize];
+        let in_hand = if finishing { f[s].home } else { f[s].slot } as usize;
+        let blow = &me.blows[in_hand];
         if blow.kind == BlowKind::Wrestle {
             // A wrestling attack starts the bout, hit or miss.
             *bout_began = (*bout_began).min(round);
@@ -515,7 +516,7 @@ impl FightPlan {
                 blow.rolls[situation].needed(),
                 terms(
                     blow.kind,
-                    &blow.rolls[situation],
+                    &me.terms[in_hand],
                     situation,
                     crate::rules::armed_defender::armed_bonus(&self.options),
                     (self.stand, self.stand.bonus(&self.options))

@@ -84,12 +84,13 @@ pub(super) fn verb(kind: BlowKind) -> &'static str {
     }
 }
 
-/// The modifier of `roll`, struck with `kind` in `situation` from `stand`, in named terms: the blow's own
-/// (Strength, magic, the rule's penalty), the armed man's bonus, a stunned or prone target, a hold, the
-/// place he strikes from. The situational terms are the rule's own constants, the blow's own the rest.
+/// The modifier of an attack roll struck with `kind` in `situation` from `stand` (its place and bonus), in
+/// named terms: the blow's `own` (Strength, magic, the rule's penalty: [`crate::rules::fight::fold::own_terms`]),
+/// then the armed man's bonus, a stunned or prone target, a hold and the place, from the rule's own
+/// constants. A test holds their total to the folded roll's modifier.
 pub(super) fn terms(
     kind: BlowKind,
-    roll: &AttackRoll,
+    own: &Terms,
     situation: usize,
     armed_bonus: i32,
     stand: (Stand, i32),
@@ -115,9 +116,7 @@ pub(super) fn terms(
         Stand::Flank => "from the flank",
         Stand::Rear => "from the rear",
     };
-    let own = roll.modifier - armed - open - held - stand.1;
-    Terms::new()
-        .with("the blow's own (Strength, magic, the rule)", own)
+    own.clone()
         .with("the armed man", armed)
         .with("a stunned or prone target", open)
         .with("held", held)

@@ -337,3 +337,50 @@ fn a_narrated_fight_has_the_plain_fights_outcome_and_dice() {
         }
     }
 }
+
+#[test]
+fn the_named_terms_of_every_folded_roll_add_up_to_its_modifier() {
+    use crate::rules::fight::decide::{SITUATIONS, Stand};
+    use crate::rules::fight::tell::terms;
+    let o = RuleOptions::default();
+    let mut checked = 0;
+    for stand in [Stand::Front, Stand::Flank, Stand::Rear] {
+        for kind in [
+            FightKind::Brawl(Style::Punch),
+            FightKind::Brawl(Style::Wrestle),
+            FightKind::Brawl(Style::Overbear),
+            FightKind::Brawl(Style::MartialArts),
+            FightKind::Brawl(Style::Sap),
+            FightKind::Brawl(Style::Disarm),
+            FightKind::Subdue(Style::Punch),
+        ] {
+            let strong = "name = \"hero\"\nclass = \"fighter\"\nlevel = 8\nstrength = \"18/50\"\nmartial_arts = \"specialized\"\nweapon = \"long sword\"\narmor_type = \"plate\"";
+            let Ok(p) =
+                FightPlan::prepare_at(&matchup(strong, GUARD), &o, kind, Intent::Lethal, 5, stand)
+            else {
+                continue;
+            };
+            for side in &p.sides {
+                for (slot, blow) in side.blows.iter().enumerate() {
+                    for situation in 0..SITUATIONS {
+                        let named = terms(
+                            blow.kind,
+                            &side.terms[slot],
+                            situation,
+                            crate::rules::armed_defender::armed_bonus(&o),
+                            (stand, stand.bonus(&o)),
+                        );
+                        assert_eq!(
+                            named.total(),
+                            blow.rolls[situation].modifier,
+                            "{kind:?} from {stand:?}, slot {slot}, situation {situation}: {}",
+                            named.words()
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} rolls checked");
+}

@@ -11,6 +11,7 @@
 //! - `fold.rs`: the per-point folding of each side's blows into attack rolls and d20 faces;
 //! - `fighter.rs`: a fighter's state during a fight, with its invariants;
 //! - `round.rs`: the general round; `plain.rs`: the branch-free round of weapons and natural attacks;
+//! - `tell.rs`: the words of a narrated fight (`subdual explain`), told by the round itself as it goes;
 //! - `tests.rs`: scripted fights, and the exact proofs that hold the folds and the plain round to the rules.
 
 mod after;

@@ -10,7 +10,8 @@
 //! (`FightPlan::attack` on a prepared [`crate::rules::fight::FightPlan`] per pair of entries), so a blow means the same in both.
 //!
 //! Files: `plan.rs` prepares the pairs; `round.rs` fights; `target.rs` picks foes; `pile.rs` rolls
-//! piles; `streams.rs` gives every member his own dice.
+//! piles; `streams.rs` gives every member his own dice (recorded, member by member, in a narrated trial);
+//! `words.rs` says the state of every member and the ending of a narrated fight.
 
 mod pile;
 mod plan;

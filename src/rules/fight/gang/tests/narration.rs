@@ -160,3 +160,51 @@ fn a_narrated_fight_of_several_has_the_plain_fights_outcome_and_records_each_mem
         }
     }
 }
+
+#[test]
+fn a_combat_and_tactics_pile_tells_the_free_attacks_the_roll_against_ac_10_and_the_strength_contest()
+ {
+    let o = RuleOptions {
+        pile: crate::rules::options::Pile::CombatAndTactics,
+        ..RuleOptions::default()
+    };
+    let p = plan(
+        vec![entry(NAMED_THUG, 2, Target::Focus)],
+        vec![entry(
+            NAMED_GUARD
+                .replace("\nweapon = \"long sword\"", "")
+                .as_str(),
+            1,
+            Target::Focus,
+        )],
+        Style::Overbear,
+        &o,
+        1,
+    );
+    let narrator = Narrator::new();
+    let scripts = [vec![vec![1, 10, 5, 15], vec![]], vec![vec![9, 1, 1, 1]]]
+        .map(|side| side.into_iter().map(Scripted::new).collect::<Vec<_>>());
+    p.fight(&mut RecordedStreams::new(scripts, &narrator));
+    let story = lines(&narrator.events());
+    let sides = "[§6 Several combatants a side] ";
+    let expected = [
+        format!("{sides}Thug 1 and thug 2 pile on the guard: one roll for all, by thug 1."),
+        format!("{sides}The Combat & Tactics pile: the guard takes a free attack at each member as it forms."),
+        "[§6 Punching, wrestling, overbearing and fights] The guard punches thug 1: 10 or more on the d20 (THAC0 against armor class, modifier none).".into(),
+        "d20: 1 (1, 0)".into(),
+        "[§6 Punching, wrestling, overbearing and fights] The guard punches thug 2: 10 or more on the d20 (THAC0 against armor class, modifier none).".into(),
+        "d20: 1 (1, 0)".into(),
+        format!("{sides}The pile's attack roll: the best member's THAC0 against armor class 10 (10, the foe's Dexterity and magic): 10 or more on the d20."),
+        "d20: 10 (0, 0)".into(),
+        format!("{sides}Natural 10: a hit. The opposed Strength roll: the largest member's Strength, +1 for size and numbers, against the guard's."),
+        "d20: 5 (0, 0)".into(),
+        "d20: 15 (0, 0)".into(),
+        format!("{sides}The pile wins the Strength roll."),
+        format!("{sides}The guard is knocked down."),
+        "= thug 1 10/10 hp; thug 2 10/10 hp; the guard 10/10 hp, knocked down.".into(),
+    ];
+    in_order(
+        &story,
+        &expected.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+}

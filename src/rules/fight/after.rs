@@ -15,7 +15,8 @@
 
 use super::fighter::{Fighter, KNOCKOUT_PENDING};
 use super::{ATTACKER, Ending, FightOutcome, FightPlan, VICTIM};
-use crate::dice::Roller;
+use crate::dice::{Roller, narrate};
+use crate::rules::section::Section;
 
 impl FightPlan {
     /// The fight with the rounds its winner needs to tie up a downed victim (0: at once, no waking).
@@ -71,6 +72,12 @@ impl FightPlan {
             FightPlan::loser(over.ending).is_some_and(|s| f[s].out_through == KNOCKOUT_PENDING);
         match over.rounds_out {
             Some(healing) if pending => {
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "The fight is over: the length of the sap's knockout is rolled now ({}).",
+                    self.options.sap_ko_rounds
+                );
                 let knockout = self.options.sap_ko_rounds.roll(rng).max(0) as u32;
                 FightOutcome {
                     rounds_out: Some(healing.max(knockout)),

@@ -418,13 +418,20 @@ impl Stand {
         options: &RuleOptions,
     ) -> (i32, i32) {
         match self {
-            Stand::Front => (ac.normal(), 0),
-            Stand::Flank => (ac.normal(), FLANK_BONUS),
-            Stand::Rear if options.rear_attack_bonus == 0 => (ac.normal(), 0),
-            Stand::Rear => (
+            Stand::Rear if options.rear_attack_bonus != 0 => (
                 crate::rules::rear::rear_armor_class(ac),
-                options.rear_attack_bonus,
+                self.bonus(options),
             ),
+            Stand::Front | Stand::Flank | Stand::Rear => (ac.normal(), self.bonus(options)),
+        }
+    }
+
+    /// The bonus to hit from here.
+    pub(super) fn bonus(self, options: &RuleOptions) -> i32 {
+        match self {
+            Stand::Front => 0,
+            Stand::Flank => FLANK_BONUS,
+            Stand::Rear => options.rear_attack_bonus,
         }
     }
 }

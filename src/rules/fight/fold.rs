@@ -17,6 +17,7 @@ use crate::rules::fight::decide::{
 use crate::rules::fight::fighter::{SLOTS, Slot};
 use crate::rules::grab::size_modifier;
 use crate::rules::options::{HeldBackRounding, MartialArtsRow, OddPoint, Rounding};
+use crate::rules::section::Terms;
 use crate::rules::strike::HELD_BACK_PENALTY;
 use crate::rules::tables::{Size, wrestling_armor_penalty};
 
@@ -237,6 +238,8 @@ pub(super) struct Side {
     pub(super) holding: ContestScore,
     /// Contest score while breaking free.
     pub(super) breaking: ContestScore,
+    /// What the blow of each slot adds to its attack roll, named ([`own_terms`]): read only when narrating.
+    pub(super) terms: [Terms; SLOTS],
 }
 
 /// A side of a plain fight: how many attacks it makes and what each one does.
@@ -345,6 +348,54 @@ fn blow(
     }
 }
 
+/// What a blow struck in `mode` with `weapon` in hand adds to its attack roll, whatever the situation, in
+/// named terms: [`blow_in`] rolls with their total, and a narrated fight names them.
+pub(super) fn own_terms(
+    me: &Combatant,
+    them: &Combatant,
+    mode: BlowKind,
+    weapon: Option<&Arm>,
+    options: &RuleOptions,
+) -> Terms {
+    let penalty = |held_back: bool| if held_back { HELD_BACK_PENALTY } else { 0 };
+    let strength = Terms::new().with("Strength", me.hit_adjustment());
+    let armor = wrestling_armor_penalty(me.armor_type);
+    match mode {
+        BlowKind::Weapon { held_back } => match weapon {
+            Some(w) => strength
+                .with("magic", w.magic)
+                .with("held back", penalty(held_back)),
+            None => Terms::new(),
+        },
+        // Natural attacks: a plain d20, no Strength or magic; −4 when held back.
+        BlowKind::Natural { held_back } => match me.attacks.first() {
+            Some(_) => Terms::new().with("held back", penalty(held_back)),
+            None => Terms::new(),
+        },
+        BlowKind::Idle => Terms::new(),
+        BlowKind::Punch => strength,
+        BlowKind::Wrestle => strength.with("armor, wrestling", armor),
+        // The called shot's penalty, Strength counting and magic not (docs/rules.md §4).
+        BlowKind::Sap => Terms::new().with(
+            "the sap's called shot and Strength",
+            crate::rules::sap::to_hit_modifier(me, options),
+        ),
+        // A grab is a called shot at −4 with Strength, no magic (docs/rules.md §5).
+        BlowKind::Disarm => Terms::new().with(
+            "the grab's called shot and Strength",
+            crate::rules::grab::object_grab_modifier(me),
+        ),
+        // A wrestler's armor penalty applies to martial arts too; a specialist adds 1.
+        BlowKind::MartialArts { specialized } => strength
+            .with("armor, wrestling", armor)
+            .with("specialist", i32::from(specialized)),
+        BlowKind::Overbear => strength.with(
+            "size and legs",
+            overbear_modifier(me.size, them.size, them.legs),
+        ),
+    }
+}
+
 /// The blow struck in `mode` with `weapon` in hand (`None`: the slot is empty).
 pub(super) fn blow_in(
     me: &Combatant,
@@ -354,8 +405,7 @@ pub(super) fn blow_in(
     options: &RuleOptions,
     stand: Stand,
 ) -> Blow {
-    let penalty = |held_back: bool| if held_back { HELD_BACK_PENALTY } else { 0 };
-    let hit = me.hit_adjustment();
+    let modifier = own_terms(me, them, mode, weapon, options).total();
     let strength = me.damage_adjustment();
     // The punching column ignores the damage dice: any will do.
     let fist = Dice::of(1, 2, 0);
@@ -369,53 +419,29 @@ pub(super) fn blow_in(
         BlowKind::Weapon { held_back } => match weapon {
             Some(w) => make(
                 BlowKind::Weapon { held_back },
-                hit + w.magic + penalty(held_back),
+                modifier,
                 w.dice,
                 strength + w.magic,
             ),
             None => make(BlowKind::Idle, 0, fist, 0),
         },
-        // Natural attacks: a plain d20, no Strength or magic; −4 when held back.
         BlowKind::Natural { held_back } => match me.attacks.first() {
-            Some(&dice) => make(BlowKind::Natural { held_back }, penalty(held_back), dice, 0),
+            Some(&dice) => make(BlowKind::Natural { held_back }, modifier, dice, 0),
             None => make(BlowKind::Idle, 0, fist, 0),
         },
         BlowKind::Idle => make(BlowKind::Idle, 0, fist, 0),
-        BlowKind::Punch => make(BlowKind::Punch, hit, fist, 0),
-        BlowKind::Wrestle => make(
-            BlowKind::Wrestle,
-            hit + wrestling_armor_penalty(me.armor_type),
-            fist,
-            0,
-        ),
-        // A sap with the weapon in hand, or bare hands (1d2): the called shot's penalty, Strength counting and
-        // magic not (docs/rules.md §4); its damage is rolled when it hits.
+        // A sap with the weapon in hand, or bare hands (1d2); its damage is rolled when it hits.
         BlowKind::Sap => make(
             BlowKind::Sap,
-            crate::rules::sap::to_hit_modifier(me, options),
+            modifier,
             weapon.map_or(fist, |w| w.dice),
             strength,
         ),
-        // A grab is a called shot at −4 with Strength, no magic (docs/rules.md §5).
-        BlowKind::Disarm => make(
-            BlowKind::Disarm,
-            crate::rules::grab::object_grab_modifier(me),
-            fist,
-            0,
-        ),
-        // A wrestler's armor penalty applies to martial arts too; a specialist adds 1.
-        BlowKind::MartialArts { specialized } => make(
-            BlowKind::MartialArts { specialized },
-            hit + wrestling_armor_penalty(me.armor_type) + i32::from(specialized),
-            fist,
-            0,
-        ),
-        BlowKind::Overbear => make(
-            BlowKind::Overbear,
-            hit + overbear_modifier(me.size, them.size, them.legs),
-            fist,
-            0,
-        ),
+        BlowKind::Punch
+        | BlowKind::Wrestle
+        | BlowKind::Disarm
+        | BlowKind::MartialArts { .. }
+        | BlowKind::Overbear => make(mode, modifier, fist, 0),
     }
 }
 
@@ -464,6 +490,11 @@ pub(super) fn side(
             .contest_score()
             .modified(size_modifier(me, them, options)),
         breaking: me.contest_score(),
+        terms: [
+            own_terms(me, them, mode, weapon.as_ref(), options),
+            own_terms(me, them, mode, backup.as_ref(), options),
+            own_terms(me, them, bare(mode), None, options),
+        ],
     }
 }
 

@@ -11,6 +11,7 @@
 //! - `fold.rs`: the per-point folding of each side's blows into attack rolls and d20 faces;
 //! - `fighter.rs`: a fighter's state during a fight, with its invariants;
 //! - `round.rs`: the general round; `plain.rs`: the branch-free round of weapons and natural attacks;
+//! - `tell.rs`: the words of a narrated fight (`subdual explain`), told by the round itself as it goes;
 //! - `tests.rs`: scripted fights, and the exact proofs that hold the folds and the plain round to the rules.
 
 mod after;
@@ -20,18 +21,21 @@ mod fold;
 pub mod gang;
 mod plain;
 mod round;
+mod tell;
 
 use serde::Deserialize;
 
-use crate::dice::{Paths, Roller};
+use crate::dice::{Paths, Roller, narrate, narrate_state};
 use crate::rules::catalog::Weapon;
 use crate::rules::maneuver::{
     Counter, Distributions, Hist, Maneuver, Metrics, Record, Sink, Source,
 };
+use crate::rules::section::Section;
 use crate::rules::{Ineligible, Matchup, RuleOptions, StateName};
 use decide::{armed_against, attacker_blow, victim_blow};
 use fighter::{Clock, Fighter, PINNED};
 use fold::{PlainSide, Side, arm, side};
+use tell::cap;
 
 #[cfg(test)]
 use crate::rules::attack::ContestScore;
@@ -146,6 +150,8 @@ pub struct FightPlan {
     /// Where each side stands against the other: in front one on one; behind or at the flank for a member of
     /// a side of several (`gang`), whose pair plans are folded for each place.
     stand: decide::Stand,
+    /// What a narrated fight calls each side ("the brawler", "thug 2"): read only when narrating.
+    names: [String; 2],
 }
 
 /// How a fight ended.
@@ -286,6 +292,7 @@ impl FightPlan {
             opening: None,
             bind_rounds: 0,
             stand,
+            names: [&m.attacker.name, &m.victim.name].map(|n| format!("the {n}")),
         })
     }
 
@@ -302,12 +309,21 @@ impl FightPlan {
     /// Both fighters as a fight starts: hit points rolled (attacker first), in the fight's unit, main
     /// weapons in hand.
     fn start<R: Roller + ?Sized>(&self, rng: &mut R) -> [Fighter; 2] {
-        [ATTACKER, VICTIM].map(|s| {
+        narrate!(
+            rng,
+            Section::Core,
+            "The fight begins: hit points of {}, then of {}.",
+            self.name(ATTACKER),
+            self.name(VICTIM)
+        );
+        let f = [ATTACKER, VICTIM].map(|s| {
             Fighter::fresh(
                 self.sides[s].hp.roll(rng) * self.unit,
                 self.sides[s].first_slot,
             )
-        })
+        });
+        narrate_state!(rng, "{}", self.tell_state(&f, 0));
+        f
     }
 
     /// One fight, and whether its loser woke before he was tied.
@@ -316,22 +332,24 @@ impl FightPlan {
         let clock = match &self.opening {
             None => self.clock(),
             Some(opening) => match self.open(opening, &mut f, rng) {
-                Ok(over) => return self.bound(over),
+                Ok(over) => return self.bound(over, rng),
                 Err(clock) => clock,
             },
         };
         let over = self.fight(&mut f, clock, rng);
         let over = self.knockout_rolled(over, &f, rng);
-        self.bound(over)
+        self.bound(over, rng)
     }
 
-    /// The outcome with the binding judged (docs/rules.md §6 "After the blow").
+    /// The outcome with the binding judged (docs/rules.md §6 "After the blow"), told when narrating.
     #[inline(always)]
-    fn bound(&self, over: FightOutcome) -> FightOutcome {
-        FightOutcome {
+    fn bound<R: Roller + ?Sized>(&self, over: FightOutcome, rng: &mut R) -> FightOutcome {
+        let over = FightOutcome {
             woke_before_bound: over.woke_before_bound_within(self.bind_rounds),
             ..over
-        }
+        };
+        narrate!(rng, Section::Fights, "{}", self.ending_words(&over));
+        over
     }
 
     /// This fight with an opening, made against `m` as it stands (the victim unaware, asleep or held; this
@@ -382,6 +400,8 @@ impl FightPlan {
             options,
             self.stand,
         );
+        self.sides[ATTACKER].terms[fighter::Slot::Backup as usize] =
+            fold::own_terms(&m.attacker, &m.victim, then_kind, taken.as_ref(), options);
         self.armed_first = armed_first(&self.sides[ATTACKER], &self.sides[VICTIM], options);
         self.armed_defender = self.armed_first.iter().flatten().any(|&x| x != 0);
         Ok(self)
@@ -414,19 +434,50 @@ impl FightPlan {
             }
         };
         match opening {
-            OpeningPlan::Mug(mug) => match mug.resolve(rng).ko_rounds {
-                Some(k) => Ok(won(0, f, Some(k))),
-                None => Err(self.clock()),
-            },
+            OpeningPlan::Mug(mug) => {
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "Before the first round, {} mugs {}, who has not seen him.",
+                    self.name(ATTACKER),
+                    self.name(VICTIM)
+                );
+                match mug.resolve(rng).ko_rounds {
+                    Some(k) => Ok(won(0, f, Some(k))),
+                    None => {
+                        narrate!(
+                            rng,
+                            Section::Fights,
+                            "The mugging does not knock him out: the fight begins."
+                        );
+                        Err(self.clock())
+                    }
+                }
+            }
             OpeningPlan::Sap { sap, asleep } => {
                 let mut round = 0;
                 loop {
+                    narrate!(
+                        rng,
+                        Section::Fights,
+                        "{} saps {}, who is {}.",
+                        cap(self.name(ATTACKER)),
+                        self.name(VICTIM),
+                        if *asleep { "asleep or held" } else { "unaware" }
+                    );
                     let blow = sap.blow(rng);
                     f[VICTIM].take(blow.damage, self.unit);
+                    narrate_state!(rng, "{}", self.tell_state(f, round));
                     if blow.ko_rounds.is_some() || f[VICTIM].down() {
                         return Ok(won(round, f, blow.ko_rounds));
                     }
                     if !asleep || blow.woke {
+                        narrate!(
+                            rng,
+                            Section::Fights,
+                            "{} is awake and standing: the fight begins.",
+                            cap(self.name(VICTIM))
+                        );
                         return Err(Clock {
                             round: round + 1,
                             heal_in: self.options.temp_heal_rounds,
@@ -435,6 +486,12 @@ impl FightPlan {
                     if round == self.max_rounds {
                         return Ok(self.timeout());
                     }
+                    narrate!(
+                        rng,
+                        Section::Fights,
+                        "{} sleeps on: the next round's sap hits without a roll.",
+                        cap(self.name(VICTIM))
+                    );
                     round += 1;
                 }
             }

@@ -7,10 +7,12 @@
 //! dice. An exact enumeration of every die of a round holds it to the general round
 //! (`a_plain_round_has_exactly_the_general_rounds_outcomes`).
 
-use crate::dice::Roller;
+use crate::dice::{Roller, narrate, narrate_state};
 use crate::rules::fight::fighter::{Clock, Fighter};
 use crate::rules::fight::fold::PlainSide;
+use crate::rules::fight::tell::{cap, points};
 use crate::rules::fight::{ATTACKER, FightOutcome, FightPlan, VICTIM};
+use crate::rules::section::Section;
 
 impl FightPlan {
     /// The rounds of a plain fight ([`FightPlan::plain`]). Only damage happens, so each side's attacks come
@@ -31,8 +33,40 @@ impl FightPlan {
         // `rounds`.
         let mut round = from.round;
         while round <= self.max_rounds {
+            narrate!(
+                rng,
+                Section::Fights,
+                "Round {round}. Initiative: a d10 each, {} first; the lower acts first.",
+                self.name(ATTACKER)
+            );
             let (a, v) = (rng.die(10), rng.die(10));
+            narrate!(
+                rng,
+                Section::Core,
+                "{} {a}, {} {v}: {}.",
+                cap(self.name(ATTACKER)),
+                self.name(VICTIM),
+                match a.cmp(&v) {
+                    std::cmp::Ordering::Less => format!("{} acts first", self.name(ATTACKER)),
+                    std::cmp::Ordering::Greater => format!("{} acts first", self.name(VICTIM)),
+                    std::cmp::Ordering::Equal => "they act together".to_string(),
+                }
+            );
+            narrate!(
+                rng,
+                Section::Fights,
+                "{} strikes at {}, the damage dice rolled with each attack, counted if it hits.",
+                cap(self.name(ATTACKER)),
+                self.name(VICTIM)
+            );
             let by_attacker = plain[ATTACKER].attacks(round, rng);
+            narrate!(
+                rng,
+                Section::Fights,
+                "{} strikes at {}, the damage dice rolled with each attack, counted if it hits.",
+                cap(self.name(VICTIM)),
+                self.name(ATTACKER)
+            );
             let by_victim = plain[VICTIM].attacks(round, rng);
             // 1 or 0, as multipliers. On a tie nothing lands before both have struck.
             let (attacker_first, victim_first) = (i32::from(a < v), i32::from(a > v));
@@ -42,7 +76,34 @@ impl FightPlan {
             let victim_strikes = i32::from(f[VICTIM].stands_after(by_attacker, attacker_first));
             f[VICTIM].suffer(by_attacker, attacker_strikes);
             f[ATTACKER].suffer(by_victim, victim_strikes);
-            if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
+            if rng.narrator().is_some() {
+                for (s, strikes, dealt) in [
+                    (ATTACKER, attacker_strikes, by_attacker),
+                    (VICTIM, victim_strikes, by_victim),
+                ] {
+                    narrate!(
+                        rng,
+                        Section::Fights,
+                        "{}",
+                        if strikes == 1 {
+                            format!(
+                                "{}'s blows land: {} real and {} temporary damage to {}.",
+                                cap(self.name(s)),
+                                points(dealt[0], self.unit),
+                                points(dealt[1], self.unit),
+                                self.name(1 - s)
+                            )
+                        } else {
+                            format!(
+                                "{} falls to the faster blows before his own land.",
+                                cap(self.name(s))
+                            )
+                        }
+                    );
+                }
+                narrate_state!(rng, "{}", self.tell_state(f, round));
+            }
+            if let Some(outcome) = self.after_round(f, round, &mut heal_in, rng) {
                 return Ok(outcome);
             }
             let Some(next) = round.checked_add(1) else {
@@ -68,8 +129,31 @@ impl PlainSide {
         let n = self.attacks[(round % 2) as usize] as usize;
         let mut dealt = [0, 0];
         for strike in &self.strikes[..n] {
+            narrate!(
+                rng,
+                Section::Fights,
+                "Attack roll: {} or more on the d20 (modifier {:+}); damage {} {:+}.",
+                strike.roll.needed(),
+                strike.roll.modifier,
+                strike.dice,
+                strike.add
+            );
             let hit = i32::from(strike.roll.hits(rng.die(20)));
             let [real, temporary] = strike.split.damage(strike.dice.roll(rng) + strike.add);
+            narrate!(
+                rng,
+                Section::Fights,
+                "{}",
+                if hit == 1 {
+                    format!(
+                        "A hit: {} real and {} temporary damage.",
+                        points(real, strike.split.unit),
+                        points(temporary, strike.split.unit)
+                    )
+                } else {
+                    "A miss.".to_string()
+                }
+            );
             dealt[0] += real * hit;
             dealt[1] += temporary * hit;
         }

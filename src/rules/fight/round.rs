@@ -6,15 +6,17 @@
 //! first attack. Holds, stuns, knock-downs and falls change who acts and what is rolled mid-round, so
 //! rolling ahead would mean storing and discarding dice, which measured slower.
 
-use crate::dice::Roller;
+use crate::dice::{Roller, narrate, narrate_state};
 use crate::rules::attack::contest;
 use crate::rules::brawl::{knockout, wrestling_damage};
 use crate::rules::fight::decide::{
     ARMED_BONUS, BlowKind, HELD, Order, TARGET_PRONE, TARGET_STUNNED, breaks_free_first, order,
 };
 use crate::rules::fight::fighter::{Clock, Fighter, KNOCKOUT_PENDING, NO_BOUT, PINNED, Slot};
+use crate::rules::fight::tell::{cap, face as face_words, points, terms, verb};
 use crate::rules::fight::{ATTACKER, Ending, FightOutcome, FightPlan, VICTIM};
 use crate::rules::sap::{KnockoutChance, sap_damage, sap_total};
+use crate::rules::section::Section;
 
 /// Which of a side's attacks of the round a turn makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,13 +35,23 @@ impl FightPlan {
     /// fight goes on. A fight goes on past a fall only while a lethal victim still stands over a living
     /// foe he means to finish (docs/rules.md §6 "No blows on the fallen"); nobody heals meanwhile.
     #[inline(always)]
-    pub(super) fn after_round(
+    pub(super) fn after_round<R: Roller + ?Sized>(
         &self,
         f: &mut [Fighter; 2],
         round: u32,
         heal_in: &mut u32,
+        rng: &R,
     ) -> Option<FightOutcome> {
         if f[ATTACKER].down() || f[VICTIM].down() {
+            if self.finishing(f) {
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "{} is down but alive, and {} fights to kill: he strikes the fallen next round.",
+                    cap(self.name(ATTACKER)),
+                    self.name(VICTIM)
+                );
+            }
             return (!self.finishing(f)).then(|| self.ending(f, round, *heal_in));
         }
         *heal_in -= 1;
@@ -48,6 +60,13 @@ impl FightPlan {
             for fighter in f.iter_mut() {
                 fighter.heal(self.unit);
             }
+            narrate!(
+                rng,
+                Section::Fights,
+                "End of round {round}: {} rounds have passed, and each fighter heals a point of temporary damage.",
+                self.options.temp_heal_rounds
+            );
+            narrate_state!(rng, "{}", self.tell_state(f, round));
         }
         None
     }
@@ -138,11 +157,25 @@ impl FightPlan {
         let mut heal_in = from.heal_in;
         let mut round = from.round;
         while round <= self.max_rounds {
+            narrate!(rng, Section::Fights, "Round {round}.");
             // After the first round of a wrestling bout only size S weapons can be used.
             if round > bout_began {
                 for s in [ATTACKER, VICTIM] {
                     if f[s].slot == Slot::Main {
                         f[s].slot = self.sides[s].in_bout;
+                        if f[s].slot != Slot::Main {
+                            narrate!(
+                                rng,
+                                Section::Fights,
+                                "After the first round of the wrestling bout only small weapons serve: {} fights with {}.",
+                                self.name(s),
+                                if f[s].slot == Slot::Backup {
+                                    "his backup weapon"
+                                } else {
+                                    "his bare hands"
+                                }
+                            );
+                        }
                     }
                 }
             }
@@ -152,7 +185,7 @@ impl FightPlan {
             } else {
                 self.fought_round(f, round, &mut bout_began, rng);
             }
-            if let Some(outcome) = self.after_round(f, round, &mut heal_in) {
+            if let Some(outcome) = self.after_round(f, round, &mut heal_in, rng) {
                 return outcome;
             }
             let Some(next) = round.checked_add(1) else {
@@ -175,9 +208,51 @@ impl FightPlan {
     ) {
         // A called shot adds to its maker's roll (the lower acts first), in every round he makes one.
         let called_shot = self.sides[ATTACKER].blows[f[ATTACKER].slot as usize].called_shot;
+        narrate!(
+            rng,
+            Section::Core,
+            "Initiative: a d10 each, {} first; the lower acts first{}.",
+            self.name(ATTACKER),
+            if called_shot > 0 {
+                format!(
+                    ", {} adding {called_shot} for his called shot",
+                    self.name(ATTACKER)
+                )
+            } else {
+                String::new()
+            }
+        );
         let initiative = [rng.die(10) + called_shot, rng.die(10)];
         let order = order(initiative);
+        narrate!(
+            rng,
+            Section::Core,
+            "{} {}, {} {}: {}.",
+            cap(self.name(ATTACKER)),
+            initiative[0],
+            self.name(VICTIM),
+            initiative[1],
+            match order {
+                Order::AttackerFirst => format!("{} acts first", self.name(ATTACKER)),
+                Order::VictimFirst => format!("{} acts first", self.name(VICTIM)),
+                Order::Together => "they act together".to_string(),
+            }
+        );
         let armed = self.armed_side(f, round);
+        if let Some(man) = armed {
+            narrate!(
+                rng,
+                Section::ArmedDefender,
+                "{} is armed against a foe closing on him unarmed: {}, at +{} to hit and damage.",
+                cap(self.name(man)),
+                if self.options.armed_defender_extra_attack {
+                    "he strikes an extra blow before the round"
+                } else {
+                    "he makes all his attacks first"
+                },
+                crate::rules::armed_defender::armed_bonus(&self.options)
+            );
+        }
         if let Some(man) = armed
             && !self.options.armed_defender_extra_attack
         {
@@ -203,8 +278,10 @@ impl FightPlan {
             // this one.
             if armed == Some(VICTIM) && f[VICTIM].can_act(round) {
                 self.attack::<VICTIM, R, false>(f, round, true, 0, bout_began, rng);
+                narrate_state!(rng, "{}", self.tell_state(f, round));
             } else if armed == Some(ATTACKER) && f[ATTACKER].can_act(round) {
                 self.attack::<ATTACKER, R, false>(f, round, true, 0, bout_began, rng);
+                narrate_state!(rng, "{}", self.tell_state(f, round));
             }
             self.pass(f, round, order, Pass::First, bout_began, rng);
             if self.staggers {
@@ -285,6 +362,9 @@ impl FightPlan {
                     self.attack::<S, R, false>(f, round, armed, 0, bout_began, rng)
                 }
             }
+            if pass != Pass::Second {
+                narrate_state!(rng, "{}", self.tell_state(f, round));
+            }
             return;
         }
         // A holder who has fallen holds nothing.
@@ -303,6 +383,12 @@ impl FightPlan {
         if from == 0 && n > 0 {
             if breaks_free_first(f[s].held, self.options.held_response) {
                 // The held fighter's first attack is the contest to break free.
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "{} is held: his first attack is a Strength contest to break free.",
+                    cap(self.name(s))
+                );
                 let c = contest(
                     self.sides[s].breaking,
                     self.sides[o].holding,
@@ -313,6 +399,17 @@ impl FightPlan {
                     f[s].held = false;
                     f[o].holding = 0;
                 }
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "{} {}.",
+                    cap(self.name(s)),
+                    if c.first_wins {
+                        "breaks free"
+                    } else {
+                        "stays held"
+                    }
+                );
                 next = 1;
             } else if f[s].holding > 0 && f[s].hold_began < round && self.strikes::<S>(f) {
                 // Keeping the hold is the holder's attack: k + Strength in its k-th round.
@@ -323,11 +420,24 @@ impl FightPlan {
                     self.options.rounding,
                 );
                 f[o].take(d, self.unit);
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "{} keeps his hold on {} (its round {}), his attack: {} real and {} temporary damage.",
+                    cap(self.name(s)),
+                    self.name(o),
+                    f[s].holding,
+                    d.real,
+                    d.temporary
+                );
                 next = 1;
             }
         }
         for i in next..to {
             self.attack::<S, R, true>(f, round, armed, i as usize, bout_began, rng);
+        }
+        if from < to || next > from {
+            narrate_state!(rng, "{}", self.tell_state(f, round));
         }
     }
 
@@ -350,6 +460,7 @@ impl FightPlan {
         for i in 0..self.attacks(VICTIM, round) {
             self.attack::<VICTIM, R, true>(f, round, false, i as usize, bout_began, rng);
         }
+        narrate_state!(rng, "{}", self.tell_state(f, round));
     }
 
     /// Attack number `i` of side `s` this round, with the blow of the slot in hand: none at a fallen foe,
@@ -373,7 +484,8 @@ impl FightPlan {
             return;
         }
         let me = &self.sides[s];
-        let blow = &me.blows[if finishing { f[s].home } else { f[s].slot } as usize];
+        let in_hand = if finishing { f[s].home } else { f[s].slot } as usize;
+        let blow = &me.blows[in_hand];
         if blow.kind == BlowKind::Wrestle {
             // A wrestling attack starts the bout, hit or miss.
             *bout_began = (*bout_began).min(round);
@@ -381,16 +493,59 @@ impl FightPlan {
         if blow.kind == BlowKind::Idle {
             return;
         }
+        let situation = usize::from(armed) * ARMED_BONUS
+            + usize::from(f[o].stunned(round)) * TARGET_STUNNED
+            + usize::from(f[o].prone_since.is_some()) * TARGET_PRONE
+            + usize::from(f[s].held) * HELD;
+        if finishing {
+            narrate!(
+                rng,
+                Section::Fights,
+                "{} strikes the fallen {}: a helpless foe is hit whatever the d20 shows.",
+                cap(self.name(s)),
+                self.name(o)
+            );
+        } else {
+            narrate!(
+                rng,
+                Section::Fights,
+                "{} {} {}: {} or more on the d20 (THAC0 against armor class, modifier {}).",
+                cap(self.name(s)),
+                verb(blow.kind),
+                self.name(o),
+                blow.rolls[situation].needed(),
+                terms(
+                    blow.kind,
+                    &me.terms[in_hand],
+                    situation,
+                    crate::rules::armed_defender::armed_bonus(&self.options),
+                    (self.stand, self.stand.bonus(&self.options))
+                )
+                .words()
+            );
+        }
         let natural = rng.die(20) as usize;
         let face = if finishing {
             blow.helpless[natural]
         } else {
-            let situation = usize::from(armed) * ARMED_BONUS
-                + usize::from(f[o].stunned(round)) * TARGET_STUNNED
-                + usize::from(f[o].prone_since.is_some()) * TARGET_PRONE
-                + usize::from(f[s].held) * HELD;
             blow.faces[situation][natural]
         };
+        narrate!(
+            rng,
+            Section::Fights,
+            "{}.",
+            face_words(
+                blow.kind,
+                natural,
+                if finishing {
+                    &blow.rolls[0]
+                } else {
+                    &blow.rolls[situation]
+                },
+                &face,
+                self.unit
+            )
+        );
         // A missed face does nothing (see `Face::new`), so a wrestling move, which rolls no more dice, needs
         // no branch on hit or miss: its outcome is as random as the d20, and a branch would be mispredicted.
         f[o].suffer(face.damage(), 1);
@@ -400,27 +555,84 @@ impl FightPlan {
                     f[s].holding = 1;
                     f[s].hold_began = round;
                     f[o].held = true;
+                    narrate!(
+                        rng,
+                        Section::Fights,
+                        "{} holds {}.",
+                        cap(self.name(s)),
+                        self.name(o)
+                    );
                 }
             }
             BlowKind::Weapon { .. } | BlowKind::Natural { .. } if face.hit => {
-                f[o].suffer(blow.roll_damage(&me.natural, i, armed, rng), 1);
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "Damage: {} {:+}{}{}.",
+                    blow.dice(blow.kind.damage_dice() == Some(true), &me.natural, i),
+                    blow.damage_add[usize::from(armed)],
+                    if armed {
+                        " (with the armed man's bonus)"
+                    } else {
+                        ""
+                    },
+                    if blow.kind.held_back() {
+                        ", held back: half of it, half of that temporary"
+                    } else {
+                        ", all of it real"
+                    }
+                );
+                let dealt = blow.roll_damage(&me.natural, i, armed, rng);
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "{} takes {} real and {} temporary damage.",
+                    cap(self.name(o)),
+                    points(dealt[0], self.unit),
+                    points(dealt[1], self.unit)
+                );
+                f[o].suffer(dealt, 1);
             }
             BlowKind::Punch | BlowKind::MartialArts { .. } if face.hit => {
                 if let Some(k) = knockout(u32::from(face.ko_percent), rng) {
                     f[o].stunned_through = f[o].stunned_through.max(round.saturating_add(k));
+                    narrate!(
+                        rng,
+                        Section::Fights,
+                        "A knockout: {} is stunned for {k} rounds, through round {}.",
+                        self.name(o),
+                        f[o].stunned_through
+                    );
                 }
             }
             BlowKind::Sap if face.hit => {
                 // A quarter of the damage real; a knockout (5 % a point, to the cap, against the awake)
                 // puts him out for the rest of the fight (docs/rules.md §6 "The text's maneuvers").
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "The sap's damage: {} {:+}, a quarter of it real.",
+                    blow.dice,
+                    blow.damage_add[usize::from(armed)]
+                );
                 let total = sap_total(blow.dice.roll(rng) + blow.damage_add[usize::from(armed)]);
-                f[o].take(sap_damage(total, self.options.rounding), self.unit);
+                let d = sap_damage(total, self.options.rounding);
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "{} takes {} real and {} temporary damage; the knockout roll is read against {total}.",
+                    cap(self.name(o)),
+                    d.real,
+                    d.temporary
+                );
+                f[o].take(d, self.unit);
                 // The single sap's own knockout d100, read against the awake (it never wakes anyone).
                 if KnockoutChance::awake(&self.options).roll(total, rng) == Some(true) {
                     // Out for `sap_ko_rounds` (docs/rules.md §6 "After the blow"), rolled once the fight is
                     // over, so that the fight's own dice are those of a fight without the clock.
                     f[o].down_at = PINNED;
                     f[o].out_through = KNOCKOUT_PENDING;
+                    narrate!(rng, Section::Fights, "The sap knocks {} out.", self.name(o));
                 }
             }
             BlowKind::Disarm if face.hit => {
@@ -439,12 +651,41 @@ impl FightPlan {
                     f[s].slot = Slot::Backup;
                     f[s].home = Slot::Backup;
                 }
+                narrate!(
+                    rng,
+                    Section::Grab,
+                    "{}",
+                    if c.first_wins {
+                        format!(
+                            "{} wins the Strength contest and takes the weapon of {}.",
+                            cap(self.name(s)),
+                            self.name(o)
+                        )
+                    } else {
+                        format!("{} keeps his weapon.", cap(self.name(o)))
+                    }
+                );
             }
-            BlowKind::Overbear if face.hit => match f[o].prone_since {
-                Some(r) if r < round => f[o].down_at = PINNED,
-                Some(_) => {}
-                None => f[o].prone_since = Some(round),
-            },
+            BlowKind::Overbear if face.hit => {
+                match f[o].prone_since {
+                    Some(r) if r < round => f[o].down_at = PINNED,
+                    Some(_) => {}
+                    None => f[o].prone_since = Some(round),
+                }
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "{}",
+                    match f[o].prone_since {
+                        Some(r) if r < round => format!("{} is pinned.", cap(self.name(o))),
+                        Some(_) => format!(
+                            "{} is knocked down (pinned only by a hit in a later round).",
+                            cap(self.name(o))
+                        ),
+                        None => String::new(),
+                    }
+                );
+            }
             // A miss, or no attack at all, does nothing more.
             BlowKind::Weapon { .. }
             | BlowKind::Natural { .. }

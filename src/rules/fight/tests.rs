@@ -3,6 +3,7 @@ use crate::dice::Scripted;
 use crate::rules::action::{Action, ActionOptions, Prepared};
 use crate::rules::matchup;
 
+pub(super) mod narration;
 mod table;
 
 /// A brawl with `Some(style)`, a subdual fight with `None` (punching, should the subduer be bare-handed).

@@ -10,7 +10,8 @@
 //! (`FightPlan::attack` on a prepared [`crate::rules::fight::FightPlan`] per pair of entries), so a blow means the same in both.
 //!
 //! Files: `plan.rs` prepares the pairs; `round.rs` fights; `target.rs` picks foes; `pile.rs` rolls
-//! piles; `streams.rs` gives every member his own dice.
+//! piles; `streams.rs` gives every member his own dice (recorded, member by member, in a narrated trial);
+//! `words.rs` says the state of every member and the ending of a narrated fight.
 
 mod pile;
 mod plan;
@@ -19,6 +20,7 @@ mod streams;
 mod target;
 #[cfg(test)]
 mod tests;
+mod words;
 
 use serde::Deserialize;
 
@@ -27,7 +29,28 @@ use crate::rules::combatant::Combatant;
 use crate::rules::maneuver::{Counter, Distributions, Hist, Metrics, Record, Sink, Source};
 
 pub use plan::GangPlan;
-pub use streams::{MemberDice, MemberStreams};
+pub use streams::{MemberDice, MemberStreams, RecordedStreams};
+
+/// Adds a step to the story of a fight of several when its dice narrate ([`MemberDice::narrator`]), and
+/// costs nothing otherwise: `narrate!` for the members' dice rather than one roller.
+macro_rules! tell {
+    ($dice:expr, $section:expr, $($words:tt)+) => {
+        if let Some(narrator) = $crate::rules::fight::gang::MemberDice::narrator(&*$dice) {
+            narrator.step($section.cite(), format!($($words)+));
+        }
+    };
+}
+pub(crate) use tell;
+
+/// Adds a state line to the story of a fight of several when its dice narrate.
+macro_rules! tell_state {
+    ($dice:expr, $($words:tt)+) => {
+        if let Some(narrator) = $crate::rules::fight::gang::MemberDice::narrator(&*$dice) {
+            narrator.state(format!($($words)+));
+        }
+    };
+}
+pub(crate) use tell_state;
 
 /// How a member picks the foe he attacks (docs/rules.md §6 "Several combatants a side"). He keeps his foe
 /// until that foe is down, then picks again among those standing.

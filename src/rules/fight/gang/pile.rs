@@ -22,6 +22,9 @@ use crate::rules::options::Pile;
 use super::plan::GangPlan;
 use super::round::{Fighting, Who};
 use super::streams::MemberDice;
+use super::tell;
+use crate::rules::fight::tell::cap;
+use crate::rules::section::Section;
 
 impl GangPlan {
     /// The members of `who`'s side who would overbear foe `t` with their first attack now: `who` first,
@@ -65,14 +68,49 @@ impl GangPlan {
         for &j in members {
             m[s][j].attacks_made = 1;
         }
+        tell!(
+            dice,
+            Section::Sides,
+            "{} pile on {}: one roll for all, by {}.",
+            cap(&members
+                .iter()
+                .map(|&j| self.name((s, j)))
+                .collect::<Vec<_>>()
+                .join(" and ")),
+            self.name((o, t)),
+            self.name((s, members[0]))
+        );
         let lands = match self.options.pile {
             Pile::Phb => {
                 let needed = self.phb_needed(m, s, members, t, round);
+                tell!(
+                    dice,
+                    Section::Sides,
+                    "The PHB pile: the weakest member's to-hit, the largest member's size and +1 for each member beyond the first: {} or more on the d20.",
+                    AttackRoll::new(needed, 0, 0, &self.options).needed()
+                );
                 let natural = dice.member(s, members[0]).die(20);
-                AttackRoll::new(needed, 0, 0, &self.options).hits(natural)
+                let lands = AttackRoll::new(needed, 0, 0, &self.options).hits(natural);
+                tell!(
+                    dice,
+                    Section::Sides,
+                    "Natural {natural}: {}.",
+                    if lands {
+                        "the pile lands"
+                    } else {
+                        "the pile fails"
+                    }
+                );
+                lands
             }
             Pile::CombatAndTactics => {
                 // The defender's free attack at each member as the pile forms.
+                tell!(
+                    dice,
+                    Section::Sides,
+                    "The Combat & Tactics pile: {} takes a free attack at each member as it forms.",
+                    self.name((o, t))
+                );
                 for &j in members {
                     if m[o][t].f.can_act(round) {
                         self.strike_at(m, (o, t), j, round, false, 0, dice);
@@ -96,6 +134,17 @@ impl GangPlan {
                 Some(_) => {}
                 None => foe.f.prone_since = Some(round),
             }
+            tell!(
+                dice,
+                Section::Sides,
+                "{} is {}.",
+                cap(self.name((o, t))),
+                if m[o][t].f.down_at == PINNED {
+                    "pinned"
+                } else {
+                    "knocked down"
+                }
+            );
         }
     }
 
@@ -146,8 +195,16 @@ impl GangPlan {
             .min_by_key(|c| c.thac0 - c.hit_adjustment())
             .map(|c| AttackRoll::new(c.thac0, ac, c.hit_adjustment(), &self.options));
         let Some(roll) = best else { return false };
+        tell!(
+            dice,
+            Section::Sides,
+            "The pile's attack roll: the best member's THAC0 against armor class {ac} (10, the foe's Dexterity and magic): {} or more on the d20.",
+            roll.needed()
+        );
         let rng = dice.member(s, members[0]);
-        if !roll.hits(rng.die(20)) {
+        let natural = rng.die(20);
+        if !roll.hits(natural) {
+            crate::dice::narrate!(rng, Section::Sides, "Natural {natural}: a miss.");
             return false;
         }
         let largest = members.iter().map(|&j| self.combatant(s, j)).fold(
@@ -162,7 +219,25 @@ impl GangPlan {
         let pile = largest
             .contest_score()
             .modified(4 * steps + members.len() as i32 - 1);
-        contest(pile, foe.contest_score(), self.options.grab_contest, rng).first_wins
+        crate::dice::narrate!(
+            rng,
+            Section::Sides,
+            "Natural {natural}: a hit. The opposed Strength roll: the largest member's Strength, {:+} for size and numbers, against {}'s.",
+            4 * steps + members.len() as i32 - 1,
+            self.name((o, t))
+        );
+        let won = contest(pile, foe.contest_score(), self.options.grab_contest, rng).first_wins;
+        crate::dice::narrate!(
+            rng,
+            Section::Sides,
+            "{}",
+            if won {
+                "The pile wins the Strength roll."
+            } else {
+                "The foe wins the Strength roll."
+            }
+        );
+        won
     }
 
     /// `who` overbears with the blow in his hand against `t`.

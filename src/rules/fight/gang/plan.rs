@@ -48,6 +48,9 @@ pub struct GangPlan {
     /// Some blow of some member overbears: else no pile forms and nobody is pinned, and a turn need not look
     /// for either.
     pub(super) any_overbear: bool,
+    /// What a narrated fight calls each member: "thug 2" (entry name and number when the entry has
+    /// several), "the guard". Read only when narrating.
+    pub(super) names: [Vec<String>; 2],
 }
 
 impl GangPlan {
@@ -131,6 +134,17 @@ impl GangPlan {
         if members.iter().any(|m| m.is_empty()) {
             return Err(Ineligible::EmptySide);
         }
+        let names = [0, 1].map(|s| {
+            sides.sides[s]
+                .iter()
+                .flat_map(|e| {
+                    (1..=e.count).map(move |k| match e.count {
+                        1 => format!("the {}", e.combatant.name),
+                        _ => format!("{} {k}", e.combatant.name),
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
         Ok(GangPlan {
             pairs,
             entries,
@@ -141,6 +155,7 @@ impl GangPlan {
             armed_defender,
             crowds,
             any_overbear,
+            names,
         })
     }
 
@@ -164,6 +179,11 @@ impl GangPlan {
     #[inline]
     pub(super) fn pair_at(&self, a: usize, v: usize, stand: Stand) -> &FightPlan {
         &self.pairs[stand as usize][self.members[0][a].entry][self.members[1][v].entry]
+    }
+
+    /// What a narrated fight calls member `who`.
+    pub(super) fn name(&self, who: (usize, usize)) -> &str {
+        &self.names[who.0][who.1]
     }
 
     /// Member `i` of side `s` as a combatant.
@@ -207,6 +227,13 @@ impl crate::rules::maneuver::Maneuver for GangPlan {
         // (README, "Performance"); the engine could lend each work item its buffers instead.
         let mut dice =
             super::MemberStreams::new(rng, [self.members[0].len(), self.members[1].len()]);
+        // A narrated trial records every member's dice, from the same streams in the same order.
+        if let Some(narrator) = rng.narrator() {
+            return self.fight_in(
+                &mut dice.recording(narrator),
+                &mut super::round::Lists::default(),
+            );
+        }
         self.fight_in(&mut dice, &mut super::round::Lists::default())
     }
 

@@ -12,12 +12,14 @@ use crate::rules::attack::contest;
 use crate::rules::brawl::wrestling_damage;
 use crate::rules::fight::decide::{Stand, breaks_free_first};
 use crate::rules::fight::fighter::{Fighter, KNOCKOUT_PENDING, NO_BOUT, PINNED, Slot};
+use crate::rules::fight::tell::cap;
 use crate::rules::fight::{ATTACKER, VICTIM};
 use crate::rules::options::Initiative;
+use crate::rules::section::Section;
 
 use super::plan::GangPlan;
 use super::streams::MemberDice;
-use super::{GangEnding, GangOutcome};
+use super::{GangEnding, GangOutcome, tell, tell_state};
 
 /// A member's state in a fight of several: his fighter as one on one, and what ties him to the others.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,16 +77,25 @@ impl GangPlan {
     /// One fight of several in the lists of earlier ones.
     pub(super) fn fight_in<D: MemberDice>(&self, dice: &mut D, lists: &mut Lists) -> GangOutcome {
         let Lists { m, scratch } = lists;
+        tell!(
+            dice,
+            Section::Core,
+            "The fight begins: every member rolls his hit points from his own dice, attackers first."
+        );
         self.start_into(dice, m);
+        tell_state!(dice, "{}", self.tell_all(m, 0));
         let mut heal_in = self.options.temp_heal_rounds;
         let mut round = 1;
         loop {
             self.round(m, round, scratch, dice);
-            if let Some(over) = self.after_round(m, round, &mut heal_in) {
+            if let Some(over) = self.after_round(m, round, &mut heal_in, dice) {
+                tell!(dice, Section::Sides, "{}", self.ending_words(&over));
                 return over;
             }
             if round >= self.max_rounds {
-                return self.ending(m, self.max_rounds);
+                let over = self.ending(m, self.max_rounds);
+                tell!(dice, Section::Sides, "{}", self.ending_words(&over));
+                return over;
             }
             round += 1;
         }
@@ -176,7 +187,7 @@ impl GangPlan {
     }
 
     /// The fight's unit of damage and its `death_at` in it.
-    fn death_at(&self) -> i32 {
+    pub(super) fn death_at(&self) -> i32 {
         self.pair(0, 0).death_at
     }
 
@@ -188,7 +199,8 @@ impl GangPlan {
         scratch: &mut Scratch,
         dice: &mut D,
     ) {
-        self.get_up(m, round);
+        tell!(dice, Section::Sides, "Round {round}.");
+        self.get_up(m, round, dice);
         for s in [ATTACKER, VICTIM] {
             for i in 0..m[s].len() {
                 let x = &mut m[s][i];
@@ -205,6 +217,11 @@ impl GangPlan {
         self.initiative(m, round, &mut order, dice);
         if !standing(m, ATTACKER) || !standing(m, VICTIM) {
             // Only a lethal finisher over a fallen side is left to act: his attacks of the round.
+            tell!(
+                dice,
+                Section::Fights,
+                "A side is down: only a fighter meaning to kill still strikes the fallen."
+            );
             for &who in &order {
                 if self.can_act(m, who, round) {
                     for i in 0..self.attacks(who, round) {
@@ -212,6 +229,7 @@ impl GangPlan {
                     }
                 }
             }
+            tell_state!(dice, "{}", self.tell_all(m, round));
             scratch.order = order;
             return;
         }
@@ -232,7 +250,7 @@ impl GangPlan {
 
     /// The downed whose knockout ran out, and the pinned whose pinner has fallen, get up; a holder who has
     /// fallen, or whose foe is down, holds nothing.
-    fn get_up(&self, m: &mut [Vec<Fighting>; 2], round: u32) {
+    fn get_up<D: MemberDice>(&self, m: &mut [Vec<Fighting>; 2], round: u32, dice: &D) {
         for s in [ATTACKER, VICTIM] {
             for i in 0..m[s].len() {
                 let pinner_down = m[s][i].pinned_by.is_some_and(|p| m[1 - s][p].f.down());
@@ -246,6 +264,12 @@ impl GangPlan {
                 if x.f.down_at == PINNED && x.pinned_by.is_none() && x.f.out_through == 0 {
                     x.f.down_at = 0;
                     x.f.prone_since = None;
+                    tell!(
+                        dice,
+                        Section::Sides,
+                        "{} gets up: his knockout has run out, or his pinner has fallen.",
+                        cap(self.name((s, i)))
+                    );
                 }
             }
         }
@@ -279,6 +303,15 @@ impl GangPlan {
         order: &mut Vec<Who>,
         dice: &mut D,
     ) {
+        tell!(
+            dice,
+            Section::Sides,
+            "Initiative: {}; the lower acts first, a called shot adding 1.",
+            match self.options.initiative {
+                Initiative::Side => "a d10 a side, rolled by its first member",
+                Initiative::Individual => "a d10 for every member able to act",
+            }
+        );
         let side_roll = match self.options.initiative {
             Initiative::Side => [ATTACKER, VICTIM].map(|s| dice.member(s, 0).die(10)),
             Initiative::Individual => [0, 0],
@@ -319,6 +352,16 @@ impl GangPlan {
                 (u64::from(m[s][i].initiative) << 32) | ((s as u64) << 16) | i as u64
             });
         }
+        tell!(
+            dice,
+            Section::Sides,
+            "The order: {}.",
+            order
+                .iter()
+                .map(|&(s, i)| format!("{} ({})", self.name((s, i)), m[s][i].initiative))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
 
     /// `who` can act this round: he stands and is not stunned.
@@ -369,6 +412,14 @@ impl GangPlan {
                     .filter(|(other, _)| *other == man)
                     .nth(j as usize % foes)
                     .map_or(0, |(_, foe)| *foe);
+                tell!(
+                    dice,
+                    Section::ArmedDefender,
+                    "{} is armed and {} closes on him unarmed: he strikes first, at +{}.",
+                    cap(self.name(man)),
+                    self.name((1 - man.0, foe)),
+                    crate::rules::armed_defender::armed_bonus(&self.options)
+                );
                 self.strike_at(m, man, foe, round, true, j, dice);
             }
             if !extra {
@@ -422,6 +473,9 @@ impl GangPlan {
                     self.turn(m, who, round, pass, dice);
                 }
             }
+            if able.iter().any(|&a| a) {
+                tell_state!(dice, "{}", self.tell_all(m, round));
+            }
             start = end;
         }
     }
@@ -450,6 +504,13 @@ impl GangPlan {
         if from == 0 {
             if breaks_free_first(m[s][i].held_by.is_some(), self.options.held_response) {
                 let holder = m[s][i].held_by.unwrap_or(0);
+                tell!(
+                    dice,
+                    Section::Fights,
+                    "{} is held by {}: his first attack is a Strength contest to break free.",
+                    cap(self.name(who)),
+                    self.name((1 - s, holder))
+                );
                 self.break_free(m, who, who, holder, dice);
                 next = 1;
             } else if let Some(h) = m[s][i].holds {
@@ -464,13 +525,37 @@ impl GangPlan {
                         self.options.rounding,
                     );
                     m[1 - s][h].f.take(d, plan.unit);
+                    tell!(
+                        dice,
+                        Section::Fights,
+                        "{} keeps his hold on {} (its round {}), his attack: {} real and {} temporary damage.",
+                        cap(self.name(who)),
+                        self.name((1 - s, h)),
+                        m[s][i].f.holding,
+                        d.real,
+                        d.temporary
+                    );
                     next = 1;
                 }
             } else if self.any_overbear && self.pinning(m, who) {
                 // Holding a pin takes all he has.
+                tell!(
+                    dice,
+                    Section::Sides,
+                    "{} holds his foe pinned: that takes all his attacks.",
+                    cap(self.name(who))
+                );
                 return;
             } else if let Some((friend, holder)) = self.held_friend(m, who) {
                 // A free ally spends his attack on the contest in the held man's place.
+                tell!(
+                    dice,
+                    Section::Sides,
+                    "{} spends his attack on a Strength contest to free {} from {}.",
+                    cap(self.name(who)),
+                    self.name((s, friend)),
+                    self.name((1 - s, holder))
+                );
                 m[s][friend].helped = true;
                 self.break_free(m, who, (s, friend), holder, dice);
                 next = 1;
@@ -534,6 +619,16 @@ impl GangPlan {
         if c.first_wins && m[held.0][held.1].held_by == Some(holder) {
             self.release(m, (1 - s, holder));
         }
+        tell!(
+            dice,
+            Section::Fights,
+            "{}",
+            if c.first_wins {
+                format!("The hold on {} is broken.", self.name(held))
+            } else {
+                format!("{} holds on.", cap(self.name((1 - s, holder))))
+            }
+        );
     }
 
     /// Attack `k` of `who` this round at his foe, picking a new foe if his is down: none at a fallen foe
@@ -613,6 +708,18 @@ impl GangPlan {
         pair[s] = me;
         pair[o] = foe;
         let mut bout = NO_BOUT;
+        // A narrated attack calls the members by their names: the pair plan, renamed.
+        let named;
+        let plan = if dice.narrator().is_some() {
+            let (a, v) = if s == ATTACKER { (i, t) } else { (t, i) };
+            named = plan.named([
+                self.name((ATTACKER, a)).to_string(),
+                self.name((VICTIM, v)).to_string(),
+            ]);
+            &named
+        } else {
+            plan
+        };
         let rng = dice.member(s, i);
         if s == ATTACKER {
             plan.attack::<ATTACKER, D::Roller, true>(
@@ -628,6 +735,13 @@ impl GangPlan {
         if pair[o].out_through == KNOCKOUT_PENDING {
             let k = self.options.sap_ko_rounds.roll(rng).max(0) as u32;
             pair[o].out_through = round.saturating_add(k);
+            crate::dice::narrate!(
+                rng,
+                Section::Fights,
+                "{} is out for {k} rounds, through round {}.",
+                cap(self.name((o, t))),
+                pair[o].out_through
+            );
         }
         let new_hold = pair[s].holding > 0 && me.holding == 0;
         let newly_pinned =
@@ -662,16 +776,25 @@ impl GangPlan {
         if newly_pinned {
             m[o][t].pinned_by = Some(i);
         }
+        if new_hold && m[s][i].holds != Some(t) {
+            tell!(
+                dice,
+                Section::Sides,
+                "{} is held already: the move does its damage and no more.",
+                cap(self.name((o, t)))
+            );
+        }
     }
 
     /// The end of a round: the outcome if the fight is over. Both sides standing, temporary damage heals a
     /// point when its countdown runs out; a side all down ends the fight, unless a lethal finisher still
     /// stands over a living foe (nobody heals meanwhile).
-    fn after_round(
+    fn after_round<D: MemberDice>(
         &self,
         m: &mut [Vec<Fighting>; 2],
         round: u32,
         heal_in: &mut u32,
+        dice: &D,
     ) -> Option<GangOutcome> {
         let standing = [ATTACKER, VICTIM].map(|s| m[s].iter().any(|x| !x.f.down()));
         if standing == [true, true] {
@@ -685,6 +808,13 @@ impl GangPlan {
                         x.f.heal(unit);
                     }
                 }
+                tell!(
+                    dice,
+                    Section::Fights,
+                    "End of round {round}: {} rounds have passed, and every living member heals a point of temporary damage.",
+                    self.options.temp_heal_rounds
+                );
+                tell_state!(dice, "{}", self.tell_all(m, round));
             }
             return None;
         }
@@ -749,6 +879,6 @@ impl GangPlan {
     }
 
     pub(super) fn get_up_for_tests(&self, m: &mut [Vec<Fighting>; 2], round: u32) {
-        self.get_up(m, round);
+        self.get_up(m, round, &super::MemberStreams::default());
     }
 }

@@ -11,7 +11,7 @@
 use rand_xoshiro::SplitMix64;
 use rand_xoshiro::rand_core::SeedableRng;
 
-use crate::dice::{Pooled, Roller};
+use crate::dice::{Narrator, Pooled, Recording, Roller};
 
 /// Where the dice of each member come from: his own stream in a run, scripted faces in a test.
 pub trait MemberDice {
@@ -19,6 +19,13 @@ pub trait MemberDice {
     type Roller: Roller;
     /// Member `index` of side `side` (0 the attackers, 1 the victims).
     fn member(&mut self, side: usize, index: usize) -> &mut Self::Roller;
+
+    /// Where a narrated fight tells its story: `None` (a constant the compiler folds away) for every dice
+    /// but [`RecordedStreams`], so a round's words cost nothing in a run.
+    #[inline(always)]
+    fn narrator(&self) -> Option<&Narrator> {
+        None
+    }
 }
 
 /// The members' streams of one trial.
@@ -57,6 +64,52 @@ impl MemberStreams {
                 Pooled::new(SplitMix64::seed_from_u64(seed))
             }));
         }
+    }
+}
+
+impl MemberStreams {
+    /// These streams, every die they roll written into `narrator` with the member who rolled it: the
+    /// same faces in the same order (`subdual explain`).
+    pub fn recording(self, narrator: &Narrator) -> RecordedStreams<Pooled<SplitMix64>> {
+        RecordedStreams::new(self.streams, narrator)
+    }
+}
+
+/// The members' dice of one narrated trial: each member's dice recorded with his side and index.
+#[derive(Debug, Clone)]
+pub struct RecordedStreams<R> {
+    streams: [Vec<Recording<R>>; 2],
+    narrator: Narrator,
+}
+
+impl<R: Roller> RecordedStreams<R> {
+    /// Records the dice of `rollers` (attackers', victims', member by member) into `narrator`.
+    pub fn new(rollers: [Vec<R>; 2], narrator: &Narrator) -> RecordedStreams<R> {
+        let mut side = 0;
+        let streams = rollers.map(|rollers| {
+            let recorded = rollers
+                .into_iter()
+                .enumerate()
+                .map(|(index, r)| Recording::member(r, narrator.clone(), (side, index)))
+                .collect();
+            side += 1;
+            recorded
+        });
+        RecordedStreams {
+            streams,
+            narrator: narrator.clone(),
+        }
+    }
+}
+
+impl<R: Roller> MemberDice for RecordedStreams<R> {
+    type Roller = Recording<R>;
+    fn member(&mut self, side: usize, index: usize) -> &mut Recording<R> {
+        &mut self.streams[side][index]
+    }
+
+    fn narrator(&self) -> Option<&Narrator> {
+        Some(&self.narrator)
     }
 }
 

@@ -7,6 +7,9 @@ use super::Target;
 use super::plan::{GangPlan, ROOM, share};
 use super::round::{Fighting, Who};
 use super::streams::MemberDice;
+use super::tell;
+use crate::rules::fight::tell::cap;
+use crate::rules::section::Section;
 
 impl GangPlan {
     /// `who` keeps his foe while that foe stands (the held foe, while he holds one); otherwise he picks a
@@ -29,6 +32,12 @@ impl GangPlan {
         let open =
             || (0..view[o].len()).filter(|&t| !view[o][t].f.down() && self.room(view, who, t));
         let Some(first) = open().next() else {
+            tell!(
+                dice,
+                Section::Sides,
+                "{} has no foe standing with room around him.",
+                cap(self.name(who))
+            );
             return;
         };
         let pick = match self.members[s][i].target {
@@ -48,6 +57,20 @@ impl GangPlan {
                 .unwrap_or(first),
         };
         m[s][i].foe = Some(pick);
+        tell!(
+            dice,
+            Section::Sides,
+            "{} goes for {} (he picks {}).",
+            cap(self.name(who)),
+            self.name((o, pick)),
+            match self.members[s][i].target {
+                Target::Focus => "his side's first foe standing",
+                Target::Weakest => "the foe with the fewest hit points left",
+                Target::Strongest => "the foe with the most hit points left",
+                Target::Random => "a foe at random, by his own die",
+                Target::Spread => "the foe with the fewest attackers on him",
+            }
+        );
     }
 
     /// The members standing who attack foe `t` of side `o`.

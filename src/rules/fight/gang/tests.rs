@@ -1,6 +1,8 @@
 //! Scripted fights of several a side: each member's dice scripted on his own, so a test reads which member
 //! rolled what, in which order.
 
+mod narration;
+
 use super::streams::ScriptedMembers;
 use super::*;
 use crate::dice::Scripted;

@@ -14,6 +14,7 @@ mod differences;
 mod exact;
 mod exact_bounds;
 mod fight_styles;
+mod flips;
 mod fuzz_scenarios;
 mod hardening;
 mod readings;

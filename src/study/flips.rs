@@ -57,7 +57,8 @@ pub struct FlipRow<'a> {
 }
 
 /// The rows of flips.csv, in the order of differences.csv (variants, then sweep points), one per variant
-/// and point. `seed` is the scenario's; the example trials are found with rayon, one row a task.
+/// and point. The example trials are found under the scenario's seed with rayon, one row a task: the rows
+/// are independent, and the result is the same on any number of threads.
 pub fn flips<'a>(scenario: &'a Scenario, results: &Results) -> Vec<FlipRow<'a>> {
     let z = interval::z_for(scenario.confidence);
     let grid = scenario.grid();

@@ -66,10 +66,18 @@ fn the_flips_each_way_add_up_to_the_headline_difference() {
             headlines.push(row);
         }
     }
-    assert_eq!(f.rows.len(), headlines.len(), "one flips row per difference pair");
+    assert_eq!(
+        f.rows.len(),
+        headlines.len(),
+        "one flips row per difference pair"
+    );
     let (mut added, mut empty) = (0, 0);
     for (row, headline) in f.rows.iter().zip(&headlines) {
-        assert_eq!(key(&f, row), key(&d, headline), "the order of differences.csv");
+        assert_eq!(
+            key(&f, row),
+            key(&d, headline),
+            "the order of differences.csv"
+        );
         let metric = &row[f.col("metric")];
         assert_eq!(metric, &headline[d.col("metric")], "{row:?}");
         assert_eq!(row[f.col("trials")], headline[d.col("trials")], "{row:?}");
@@ -94,7 +102,10 @@ fn the_flips_each_way_add_up_to_the_headline_difference() {
             (from, "ci_low_from", "ci_high_from", "example_from"),
         ] {
             let (low, high) = (num(&row[f.col(low)]), num(&row[f.col(high)]));
-            assert!(low <= p && p <= high && low >= 0.0 && high <= 1.0, "{row:?}");
+            assert!(
+                low <= p && p <= high && low >= 0.0 && high <= 1.0,
+                "{row:?}"
+            );
             // A trial is named exactly when the flip happened.
             assert_eq!(row[f.col(example)].is_empty(), p == 0.0, "{row:?}");
             if p > 0.0 {
@@ -104,7 +115,10 @@ fn the_flips_each_way_add_up_to_the_headline_difference() {
         }
         added += 1;
     }
-    assert!(added > 0 && empty > 0, "{added} rows with flips, {empty} without");
+    assert!(
+        added > 0 && empty > 0,
+        "{added} rows with flips, {empty} without"
+    );
 }
 
 #[test]
@@ -211,6 +225,9 @@ fn a_merge_of_shards_names_the_trials_one_run_names() {
             read_bytes(&out.join(name).join(file)),
         );
         assert!(one.len() > 100, "{file} has rows");
-        assert!(one == merged, "{file}: the merge differs from the single run");
+        assert!(
+            one == merged,
+            "{file}: the merge differs from the single run"
+        );
     }
 }

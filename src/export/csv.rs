@@ -1,10 +1,13 @@
-//! `summary.csv`, `distributions.csv`, `differences.csv` and `tune.csv` as docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
+//! `summary.csv`, `distributions.csv`, `differences.csv`, `flips.csv`, `exemplars.csv` and `tune.csv` as
+//! docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
 //! floats in Rust's shortest round-trip form, counts as integers, empty cells for missing numbers.
 
 use crate::export::{ExportError, Exporter, File, StudyResults, Written};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
 use crate::stats::metrics;
+use crate::study::exemplars::Exemplar;
+use crate::study::flips::FlipRow;
 use crate::study::{DifferenceRow, PointSummary, TuneLine};
 
 fn number(x: Option<f64>) -> String {
@@ -33,6 +36,29 @@ fn header(scenario: &Scenario, tail: &[&str]) -> Vec<String> {
     h.push("level_gap".to_string());
     h.extend(tail.iter().map(|s| s.to_string()));
     h
+}
+
+/// The header of a file of pairs (differences.csv, flips.csv): `variant`, `baseline`, the sweep paths, then
+/// `tail`.
+fn pair_header(scenario: &Scenario, tail: &[&str]) -> Vec<String> {
+    let mut h = vec!["variant".to_string(), "baseline".to_string()];
+    h.extend(scenario.paths());
+    h.extend(tail.iter().map(|s| s.to_string()));
+    h
+}
+
+/// The lead cells of a row of pairs: variant, baseline, sweep values, level gap and metric.
+fn pair_lead(
+    (variant, baseline): (&str, &str),
+    values: &[crate::scenario::sweep::SweepValue],
+    level_gap: i32,
+    metric: &str,
+) -> Vec<String> {
+    let mut row = vec![variant.to_string(), baseline.to_string()];
+    row.extend(values.iter().map(|v| v.to_string()));
+    row.push(level_gap.to_string());
+    row.push(metric.to_string());
+    row
 }
 
 fn lead(p: &PointSummary<'_>) -> Vec<String> {
@@ -146,10 +172,9 @@ pub fn differences_csv(
     with_exact: bool,
 ) -> Result<Vec<u8>, ExportError> {
     let mut w = writer();
-    let mut head = vec!["variant".to_string(), "baseline".to_string()];
-    head.extend(scenario.paths());
-    head.extend(
-        [
+    let mut head = pair_header(
+        scenario,
+        &[
             "level_gap",
             "metric",
             "difference",
@@ -164,18 +189,14 @@ pub fn differences_csv(
             "verdict",
             "status",
             "baseline_metric",
-        ]
-        .map(str::to_string),
+        ],
     );
     if with_exact {
         head.push("exact".to_string());
     }
     w.write_record(&head)?;
     for r in rows {
-        let mut row = vec![r.variant.to_string(), r.baseline.to_string()];
-        row.extend(r.values.iter().map(|v| v.to_string()));
-        row.push(r.level_gap.to_string());
-        row.push(r.metric.to_string());
+        let mut row = pair_lead((r.variant, r.baseline), r.values, r.level_gap, r.metric);
         match &r.result {
             Ok(d) => {
                 row.extend([
@@ -201,6 +222,72 @@ pub fn differences_csv(
         row.push(r.baseline_metric.to_string());
         if with_exact {
             row.push(number(r.exact));
+        }
+        w.write_record(&row)?;
+    }
+    finish(w)
+}
+
+/// `flips.csv`: every other variant against the baseline at every sweep point, on the variant's headline:
+/// the shares of the paired trials where only the variant's event happened (`_to`) and only the
+/// baseline's (`_from`), each with its Wilson interval, the paired trials, and the first trial of each
+/// (docs/scenarios.md). Empty cells where the headline is not a probability compared with the baseline's
+/// (or a side did not run), and for an example that never happened.
+pub fn flips_csv(scenario: &Scenario, rows: &[FlipRow<'_>]) -> Result<Vec<u8>, ExportError> {
+    let mut w = writer();
+    w.write_record(pair_header(
+        scenario,
+        &[
+            "level_gap",
+            "metric",
+            "p_flip_to",
+            "ci_low_to",
+            "ci_high_to",
+            "p_flip_from",
+            "ci_low_from",
+            "ci_high_from",
+            "trials",
+            "example_to",
+            "example_from",
+        ],
+    ))?;
+    let example = |t: Option<u64>| t.map(|t| t.to_string()).unwrap_or_default();
+    for r in rows {
+        let mut row = pair_lead((r.variant, r.baseline), r.values, r.level_gap, r.metric);
+        match &r.flips {
+            Some(flips) => {
+                for f in flips {
+                    let s = f.share;
+                    row.extend([number(s.estimate), number(s.ci_low), number(s.ci_high)]);
+                }
+                row.push(r.trials.to_string());
+                row.extend(flips.iter().map(|f| example(f.example)));
+            }
+            None => {
+                row.extend(std::iter::repeat_n(String::new(), 6));
+                row.push(r.trials.to_string());
+                row.extend([String::new(), String::new()]);
+            }
+        }
+        w.write_record(&row)?;
+    }
+    finish(w)
+}
+
+/// `exemplars.csv`: four trials of every fight point that ran, in point order: the first whose rounds are
+/// the 5th, 50th and 95th percentile of the point's rounds, and the first with a death (docs/scenarios.md);
+/// empty `trial` and `rounds` for a death no trial had.
+pub fn exemplars_csv(scenario: &Scenario, rows: &[Exemplar<'_>]) -> Result<Vec<u8>, ExportError> {
+    let mut w = writer();
+    w.write_record(header(scenario, &["kind", "trial", "rounds"]))?;
+    for e in rows {
+        let mut row = vec![e.variant.to_string()];
+        row.extend(e.values.iter().map(|v| v.to_string()));
+        row.push(e.level_gap.to_string());
+        row.push(e.kind.to_string());
+        match e.found {
+            Some((trial, rounds)) => row.extend([trial.to_string(), rounds.to_string()]),
+            None => row.extend([String::new(), String::new()]),
         }
         w.write_record(&row)?;
     }
@@ -303,6 +390,32 @@ impl Exporter for DifferencesCsv {
         }
         let bytes = differences_csv(study.scenario, study.differences, study.exact)?;
         Ok(vec![(self.0.to_string(), bytes)])
+    }
+}
+
+/// `flips.csv`, when the study has several variants.
+pub struct FlipsCsv;
+
+impl Exporter for FlipsCsv {
+    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+        if study.scenario.variants.len() < 2 {
+            return Ok(Vec::new());
+        }
+        let bytes = flips_csv(study.scenario, study.flips)?;
+        Ok(vec![("flips.csv".to_string(), bytes)])
+    }
+}
+
+/// `exemplars.csv`, when the study has fights (one on one or sides).
+pub struct ExemplarsCsv;
+
+impl Exporter for ExemplarsCsv {
+    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+        if !study.scenario.points.iter().any(|p| p.action.is_fight()) {
+            return Ok(Vec::new());
+        }
+        let bytes = exemplars_csv(study.scenario, study.exemplars)?;
+        Ok(vec![("exemplars.csv".to_string(), bytes)])
     }
 }
 

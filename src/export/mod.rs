@@ -20,6 +20,8 @@ use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
+use crate::study::exemplars::Exemplar;
+use crate::study::flips::FlipRow;
 use crate::study::tuning::TunePoint;
 use crate::study::{DifferenceRow, PointSummary, TuneLine};
 
@@ -51,6 +53,10 @@ pub struct StudyResults<'a> {
     pub summaries: &'a [PointSummary<'a>],
     /// The differences from the baseline.
     pub differences: &'a [DifferenceRow<'a>],
+    /// How often each variant and the baseline part each way (empty without variants, or for `exact`).
+    pub flips: &'a [FlipRow<'a>],
+    /// The exemplary trials of every fight point (empty without fights, or for `exact`).
+    pub exemplars: &'a [Exemplar<'a>],
     /// Every tune's solved points.
     pub tuned: &'a [Vec<TunePoint>],
     /// The tunes' answers, as tune.csv and the report give them.
@@ -109,10 +115,12 @@ impl Exporter for Charts {
 
 /// Every file a run (or a merge) writes, in order: the tables, the charts, then the files that describe
 /// them (the report shows the manifest, which lists the files before it).
-pub const EXPORTERS: [&dyn Exporter; 8] = [
+pub const EXPORTERS: [&dyn Exporter; 10] = [
     &csv::SummaryCsv("summary.csv"),
     &csv::DistributionsCsv,
     &csv::DifferencesCsv("differences.csv"),
+    &csv::FlipsCsv,
+    &csv::ExemplarsCsv,
     &csv::TuneCsv("tune.csv"),
     &Charts,
     &report::ReportHtml,

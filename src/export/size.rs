@@ -2,7 +2,8 @@
 //! written whole (see [`super::write`]), so a sweep whose CSVs would not fit is refused up front rather than
 //! after hours of simulation (docs/scenarios.md, "Limits").
 //!
-//! The projection counts rows exactly where the scenario fixes them (summary, differences, tune) and bounds
+//! The projection counts rows exactly where the scenario fixes them (summary, differences, flips,
+//! exemplars, tune) and bounds
 //! the rest: a distribution has at most one row per value its histogram can hold, and never more than the
 //! trials run; a cell holding a float is counted at the longest shortest-round-trip form (24 bytes). The
 //! report's tables stop at a fixed number of rows, so it grows with the charts and the scenario's text.
@@ -78,6 +79,15 @@ pub fn projected_bytes(scenario: &Scenario, trials: u64) -> u64 {
         let row = 2 * variant + 64 + 8 * FLOAT + COUNT + 256 + lead(scenario, 0);
         let rows = grid.saturating_mul(pairing.comparisons.len() as u64);
         total = total.saturating_add(rows.saturating_mul(row));
+        // flips.csv: baseline, metric, 6 numbers, trials and two trial indices, one row a sweep point.
+        let flips_row = 2 * variant + 64 + 6 * FLOAT + 3 * COUNT + lead(scenario, 0);
+        total = total.saturating_add(grid.saturating_mul(flips_row));
+    }
+    // exemplars.csv: kind, trial, rounds, four rows a fight point.
+    for (i, p) in scenario.points.iter().enumerate() {
+        if p.action.is_fight() {
+            total = total.saturating_add(4 * (lead(scenario, i) + 16 + 2 * COUNT));
+        }
     }
     // tune, sweep values, best value, the values that hold it, metric, monotone, evaluated, exact ones.
     let tune_row = 512 + lead(scenario, 0);

@@ -86,6 +86,9 @@ pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> 
             tallies: &[],
             summaries: &summaries,
             differences: &differences,
+            // Nothing was run: no trial to name.
+            flips: &[],
+            exemplars: &[],
             tuned: &solved,
             tunes: &lines,
             charts: None,

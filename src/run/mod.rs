@@ -462,6 +462,14 @@ fn finish<'s>(
     if outputs.exact {
         study::add_exact(&mut differences, &summaries);
     }
+    // The trials flips.csv and exemplars.csv name, replayed after the points ran.
+    let (flips, exemplars) = engine::with_threads(run.threads, || {
+        (
+            study::flips::flips(scenario, &results),
+            study::exemplars::exemplars(scenario, &results.tallies),
+        )
+    })
+    .map_err(|e| RunError::Threads(Some(e)))?;
     let tuned = if scenario.tunes.is_empty() {
         Vec::new()
     } else {
@@ -504,6 +512,8 @@ fn finish<'s>(
             tallies: &results.tallies,
             summaries: &summaries,
             differences: &differences,
+            flips: &flips,
+            exemplars: &exemplars,
             tuned: &tuned,
             tunes: &lines,
             charts: charts.as_deref(),

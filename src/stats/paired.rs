@@ -177,6 +177,17 @@ pub fn comparisons(
         .collect()
 }
 
+impl Comparison {
+    /// The events a probability comparison counts, the variant's and the baseline's, as their counters
+    /// (`None` for another kind): what a trial is read for when its pair is looked for again.
+    pub fn events(&self) -> Option<(Counter, Counter)> {
+        match (self.kind, self.a, self.b) {
+            (Kind::Probability, Source::Count(a), Source::Count(b)) => Some((a, b)),
+            _ => None,
+        }
+    }
+}
+
 /// Metric `metric` of `action` against metric `other` of `other_action`: the comparison, or why they
 /// cannot be compared (not a metric there, or not the same kind of number).
 pub fn comparison(
@@ -365,6 +376,20 @@ fn marginal(source: Source, p: &Prepared, tally: &Tally) -> Moments {
     }
 }
 
+/// The discordant pairs of a probability comparison: the trials where the variant's event happened and the
+/// baseline's did not, and the reverse (`None` for another kind). Each side's count is in its tally and the
+/// trials where both happened in the joint sums, so the pairs are never counted again: the paired
+/// difference and flips.csv (src/study/flips.rs) read them here, and variant minus baseline is their
+/// difference over the trials, exactly.
+pub fn discordant(c: &Comparison, ta: &Tally, tb: &Tally, cross: &Cross) -> Option<(u64, u64)> {
+    let (a, b) = c.events()?;
+    let both = u64::try_from(cross.product).ok()?;
+    Some((
+        ta.counts[a.0].checked_sub(both)?,
+        tb.counts[b.0].checked_sub(both)?,
+    ))
+}
+
 /// One paired difference, variant minus baseline.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Difference {
@@ -448,12 +473,13 @@ pub fn difference(
             _ => Difference::empty(trials),
         },
         Kind::Probability => {
-            let (a, b) = (marginal(c.a, pa, ta), marginal(c.b, pb, tb));
             if trials == 0 {
                 return Difference::empty(0);
             }
-            // Discordant pairs: the variant's event without the baseline's, and the reverse.
-            let (a_only, b_only) = (a.sum - cross.product, b.sum - cross.product);
+            let Some((a_only, b_only)) = discordant(c, ta, tb, cross) else {
+                return Difference::empty(trials);
+            };
+            let (a_only, b_only) = (i128::from(a_only), i128::from(b_only));
             let n = i128::from(trials);
             let d = (a_only - b_only) as f64 / n as f64;
             let spread = (n * (a_only + b_only) - (a_only - b_only).pow(2)).max(0) as f64;

@@ -1,6 +1,9 @@
 //! A scenario's run as one piece: every variant at each sweep point in one engine group (so the variants'
 //! trials pair up), then the per-point tallies and the paired differences against the baseline.
 
+pub mod exemplars;
+pub mod flips;
+pub mod replay;
 pub mod shard;
 pub mod summary;
 pub mod tuning;

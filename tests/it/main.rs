@@ -15,6 +15,7 @@ mod exact;
 mod exact_bounds;
 mod explain;
 mod fight_styles;
+mod flips;
 mod fuzz_scenarios;
 mod hardening;
 mod readings;

@@ -580,6 +580,12 @@ pub const METRICS: Metrics = &[
 /// A fight's distributions.
 pub const DISTRIBUTIONS: Distributions = &[("rounds", ROUNDS), ("rounds_out", ROUNDS_OUT)];
 
+/// The histogram of the rounds a fight lasted, and the counters that mean someone died in it: what
+/// exemplars.csv finds a fight's typical and first deadly trials by (src/study/exemplars.rs).
+pub const ROUNDS_FOUGHT: Hist = ROUNDS;
+/// See [`ROUNDS_FOUGHT`].
+pub const DEATHS: [Counter; 2] = [VICTIM_KILLED, ATTACKER_KILLED];
+
 impl FightOutcome {
     /// The attacker won and the victim is alive at the end (the `p_taken_alive` metric).
     pub fn taken_alive(&self) -> bool {

@@ -206,6 +206,13 @@ pub const METRICS: Metrics = &[
 /// A fight of several's distributions.
 pub const DISTRIBUTIONS: Distributions = &[("rounds", ROUNDS), ("attackers_down", ATTACKERS_DOWN)];
 
+/// The histogram of the rounds a fight of several lasted, and the histograms whose value above 0 means
+/// someone died in it (an attacker, a victim): what exemplars.csv finds a fight's typical and first
+/// deadly trials by (src/study/exemplars.rs).
+pub const ROUNDS_FOUGHT: Hist = ROUNDS;
+/// See [`ROUNDS_FOUGHT`].
+pub const DEATHS: [Hist; 2] = [ATTACKERS_KILLED, VICTIMS_KILLED];
+
 impl Record for GangOutcome {
     #[inline]
     fn record<S: Sink>(&self, s: &mut S) {

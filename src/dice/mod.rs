@@ -30,7 +30,6 @@ mod scripted;
 
 pub use enumerator::{Enumerator, Paths, Walk};
 pub use narration::{Event, Narrator, Recording, Who};
-#[allow(unused_imports)]
 pub(crate) use narration::{narrate, narrate_state};
 pub use notation::{Dice, DiceError, MAX_BONUS, MAX_COUNT, MAX_SIDES};
 pub use roller::{Pooled, Roller};

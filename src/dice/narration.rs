@@ -116,6 +116,10 @@ impl<R: Roller> Roller for Recording<R> {
         self.inner.repeat_tie()
     }
 
+    fn seed_word(&mut self) -> u32 {
+        self.inner.seed_word()
+    }
+
     fn narrator(&self) -> Option<&Narrator> {
         Some(&self.narrator)
     }
@@ -137,7 +141,6 @@ macro_rules! narrate {
 pub(crate) use narrate;
 
 /// Adds a state line to the story when `$rng` narrates.
-#[allow(unused_macros)]
 macro_rules! narrate_state {
     ($rng:expr, $($words:tt)+) => {
         if let Some(narrator) = $crate::dice::Roller::narrator(&*$rng) {
@@ -145,7 +148,6 @@ macro_rules! narrate_state {
         }
     };
 }
-#[allow(unused_imports)]
 pub(crate) use narrate_state;
 
 #[cfg(test)]
@@ -175,6 +177,16 @@ mod tests {
             })
             .collect();
         assert_eq!(faces, plain);
+    }
+
+    #[test]
+    fn a_seed_word_is_the_same_draw_and_no_die_of_the_story() {
+        let plain = Pooled::new(SplitMix64::seed_from_u64(9)).die(u32::MAX);
+        let narrator = Narrator::new();
+        let mut recording =
+            Recording::new(Pooled::new(SplitMix64::seed_from_u64(9)), narrator.clone());
+        assert_eq!(recording.seed_word(), plain);
+        assert_eq!(narrator.events(), vec![]);
     }
 
     #[test]

@@ -37,6 +37,13 @@ pub trait Roller {
         cuts.iter().filter(|&&cut| value > cut).count()
     }
 
+    /// A 32-bit word drawn to seed other streams (each member's dice in a fight of several), not a die of
+    /// the game: the same draw as `die(u32::MAX)`, which a narration leaves out of the story.
+    #[inline]
+    fn seed_word(&mut self) -> u32 {
+        self.die(u32::MAX)
+    }
+
     /// The story this roller writes its dice into, when it narrates a trial (`subdual explain`); `None` for
     /// every roller that rolls for numbers, which the compiler folds away, so the rules' words cost a run
     /// nothing (see [`Recording`](super::Recording)).

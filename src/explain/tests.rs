@@ -209,6 +209,15 @@ fn every_told_trial_ends_as_the_engines() {
                 path.display()
             );
             told_steps += events.len();
+            let unseen = events.iter().find(|e| match e {
+                Event::Die { sides, .. } => *sides > 100,
+                Event::Step { .. } | Event::State { .. } => false,
+            });
+            assert!(
+                unseen.is_none(),
+                "{}: trial {trial} tells a die no table rolls: {unseen:?}",
+                path.display()
+            );
         }
         assert!(told_steps > 0, "{}: nothing was told", path.display());
         studies += 1;

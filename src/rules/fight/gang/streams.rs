@@ -55,7 +55,7 @@ impl MemberStreams {
     /// The streams of another trial in the lists of this one: the same streams as [`MemberStreams::new`],
     /// without allocating once the lists are long enough (a run reuses one per thread).
     pub fn reseed<R: Roller + ?Sized>(&mut self, trial: &mut R, members: [usize; 2]) {
-        let key = (u64::from(trial.die(u32::MAX)) << 32) ^ u64::from(trial.die(u32::MAX));
+        let key = (u64::from(trial.seed_word()) << 32) ^ u64::from(trial.seed_word());
         for (side, streams) in self.streams.iter_mut().enumerate() {
             streams.clear();
             streams.extend((0..members[side]).map(|index| {

@@ -334,8 +334,9 @@ fn a_combat_and_tactics_pile_meets_a_free_attack_at_each_member_then_rolls_again
         1,
     );
     // Side d10 1 (attackers first). The guard punches each thug as the pile forms (d20 1, 1: misses). The
-    // pile's d20 10 hits AC 10; the Strength contest (thug 1's dice: 5 against 15, both under a 16
-    // Strength... the guard's margin is larger) fails; the guard's own punch misses (d20 1).
+    // pile's d20 10 hits AC 10; the opposed Strength roll (thug 1's dice: 5 for the pile, +1 for its second
+    // member, against 15 for the guard) goes to the pile and the guard is knocked down; he punches from the
+    // ground and misses (d20 1).
     let mut d = dice(vec![vec![1, 10, 5, 15], vec![]], vec![vec![9, 1, 1, 1]]);
     let mut m = p.start(&mut d);
     p.round_for_tests(&mut m, 1, &mut d);

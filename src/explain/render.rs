@@ -156,12 +156,17 @@ fn words(story: &Story, other: Option<&Story>, markdown: bool) -> String {
     out
 }
 
-fn outcome(out: &mut String, stories: &[&Story], markdown: bool) {
-    let rows: Vec<(&Pair, Vec<&str>)> = stories[0]
+/// The outcome of one trial under each of `stories`, metric by metric in the first story's order: the
+/// metric, its value in each story (`-` where one lacks it), and whether the values differ.
+pub fn outcome_rows<'s>(stories: &[&'s Story]) -> Vec<(&'s Pair, Vec<&'s str>, bool)> {
+    let Some(first) = stories.first() else {
+        return Vec::new();
+    };
+    first
         .outcome
         .iter()
         .map(|pair| {
-            let values = stories
+            let values: Vec<&str> = stories
                 .iter()
                 .map(|s| {
                     s.outcome
@@ -170,23 +175,27 @@ fn outcome(out: &mut String, stories: &[&Story], markdown: bool) {
                         .map_or("-", |p| p.value.as_str())
                 })
                 .collect();
-            (pair, values)
+            let changed = values.windows(2).any(|w| w[0] != w[1]);
+            (pair, values, changed)
         })
-        .collect();
-    let changed = |values: &[&str]| values.windows(2).any(|w| w[0] != w[1]);
+        .collect()
+}
+
+fn outcome(out: &mut String, stories: &[&Story], markdown: bool) {
+    let rows = outcome_rows(stories);
     if markdown {
         let _ = writeln!(out, "\n**Outcome**\n");
         let names: Vec<&str> = stories.iter().map(|s| s.variant.as_str()).collect();
         let _ = writeln!(out, "| metric | {} |", names.join(" | "));
         let _ = writeln!(out, "|---|{}", "---|".repeat(stories.len()));
-        for (pair, values) in &rows {
-            let mark = if changed(values) { " ◀" } else { "" };
+        for (pair, values, changed) in &rows {
+            let mark = if *changed { " ◀" } else { "" };
             let _ = writeln!(out, "| `{}` | {}{mark} |", pair.name, values.join(" | "));
         }
         return;
     }
     let _ = writeln!(out, "\nOutcome:");
-    let width = rows.iter().map(|(p, _)| p.name.len()).max().unwrap_or(0);
+    let width = rows.iter().map(|(p, _, _)| p.name.len()).max().unwrap_or(0);
     if stories.len() > 1 {
         let names: Vec<String> = stories
             .iter()
@@ -194,9 +203,9 @@ fn outcome(out: &mut String, stories: &[&Story], markdown: bool) {
             .collect();
         let _ = writeln!(out, "  {:width$}  {}", "", names.join(" ").trim_end());
     }
-    for (pair, values) in &rows {
+    for (pair, values, changed) in &rows {
         let cells: Vec<String> = values.iter().map(|v| format!("{v:<12}")).collect();
-        let mark = if stories.len() > 1 && changed(values) {
+        let mark = if stories.len() > 1 && *changed {
             "  <- changed"
         } else {
             ""

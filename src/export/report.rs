@@ -29,6 +29,8 @@ use crate::scenario::sweep::SweepValue;
 use crate::stats::interval::Estimate;
 use crate::stats::metrics;
 use crate::study::DifferenceRow;
+use crate::study::exemplars::Exemplar;
+use crate::study::flips::FlipRow;
 use crate::study::tuning::Status;
 use crate::study::{PointSummary, TuneLine};
 
@@ -47,6 +49,9 @@ macro_rules! putln {
         $page.push('\n');
     }};
 }
+
+mod told;
+pub use told::{TOLD_EVENTS, told_stories};
 
 /// Rows a table shows open; more are folded into a `<details>` under it.
 pub const OPEN_ROWS: usize = 100;
@@ -72,6 +77,10 @@ pub struct Report<'a> {
     pub differences: &'a [DifferenceRow<'a>],
     /// The tunes' answers, as tune.csv.
     pub tunes: &'a [TuneLine<'a>],
+    /// The variants' flips against the baseline, as flips.csv.
+    pub flips: &'a [FlipRow<'a>],
+    /// The fights worth reading, as exemplars.csv.
+    pub exemplars: &'a [Exemplar<'a>],
     /// The charts (their SVG is inlined with their caption); `None` when charts were not drawn.
     pub charts: Option<&'a [Drawn]>,
     /// Whether exact values were computed (`run --exact`): they get their own columns.
@@ -94,6 +103,8 @@ impl Exporter for ReportHtml {
             summaries: study.summaries,
             differences: study.differences,
             tunes: study.tunes,
+            flips: study.flips,
+            exemplars: study.exemplars,
             charts: study.charts,
             exact: study.exact,
         });
@@ -117,15 +128,25 @@ pub fn report_html(r: &Report<'_>) -> Vec<u8> {
     putln!(page, "<style>{STYLE}</style>\n</head>\n<body>");
     header(&mut page, r);
     warnings(&mut page, r);
-    let sections: [Section; 7] = [
-        ("charts", "Charts", charts),
-        ("headline", "Headline", headline),
-        ("differences", "Differences from the baseline", differences),
-        ("tunes", "Tunes", tunes),
-        ("ineligible", "Points that did not run", ineligible),
-        ("run", "The run", run),
-        ("scenario", "The scenario as written", scenario_text),
-    ];
+    let fights: Option<Section> = s.points.iter().any(|p| p.action.is_fight()).then_some((
+        "fights",
+        "Fights worth reading",
+        told::fights,
+    ));
+    let sections: Vec<Section> = [
+        Some(("charts", "Charts", charts as fn(&mut String, &Report<'_>))),
+        Some(("headline", "Headline", headline)),
+        Some(("differences", "Differences from the baseline", differences)),
+        Some(("why", "Why the variants differ", told::why)),
+        fights,
+        Some(("tunes", "Tunes", tunes)),
+        Some(("ineligible", "Points that did not run", ineligible)),
+        Some(("run", "The run", run)),
+        Some(("scenario", "The scenario as written", scenario_text)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     page.push_str("<nav aria-label=\"Contents\"><ul>");
     for (id, name, _) in &sections {
         put!(page, "<li><a href=\"#{id}\">{name}</a></li>");
@@ -188,8 +209,17 @@ dl.glossary dt{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
 dl.glossary dd{margin:0 0 .4rem 1.25rem}\
 .warnings{border-left:4px solid #c77c00;background:#fff8e6;padding:.25rem 1rem;margin:1rem 0}\
 .warnings h2{margin:.5rem 0;border:none}\
+ol.steps{padding-left:2.25rem}\
+ol.steps li{margin:.2rem 0;overflow-wrap:anywhere}\
+ol.steps li.pre{list-style:none}\
+.rule{color:#666;font-size:.8rem;white-space:nowrap}\
+.die{font:.8rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:#444}\
+.state{color:#555;font-style:italic;font-size:.9rem}\
+.pair{display:grid;grid-template-columns:1fr 1fr;gap:0 1.5rem}\
+.pair h4{margin:.5rem 0 0}\
+td.changed{font-weight:600;color:#1f4e99}\
 @media (max-width:40rem){body{padding:.75rem;font-size:15px}dl.facts{grid-template-columns:1fr}\
-dl.facts dd{margin-left:1rem}}\
+dl.facts dd{margin-left:1rem}.pair{grid-template-columns:1fr}ol.steps{padding-left:1.75rem}}\
 @media print{body{max-width:none;padding:0;font-size:10pt}nav{display:none}.scroll{overflow:visible}\
 table{font-size:8pt}th,td{white-space:normal}tr,figure,dl.facts{break-inside:avoid;page-break-inside:avoid}\
 h2,h3{break-after:avoid;page-break-after:avoid}figure svg{border:none}a{color:inherit;text-decoration:none}}\
@@ -941,7 +971,7 @@ mod tests {
     use crate::study::{summarize, tune_lines};
 
     /// Builds the report of `text` run at a few trials, as `run` does.
-    fn report_of(text: &str, exact: bool, draw: bool) -> String {
+    pub(super) fn report_of(text: &str, exact: bool, draw: bool) -> String {
         let mut s = Scenario::parse("study.toml", "study", text.as_bytes()).expect("valid");
         s.trials = 400;
         let results = study::run(&s, s.trials, &|_| {});
@@ -994,6 +1024,8 @@ mod tests {
             command: "subdual run study.toml".into(),
             shards: Vec::new(),
         };
+        let flips = study::flips::flips(&s, &results);
+        let exemplars = study::exemplars::exemplars(&s, &results.tallies);
         let bytes = report_html(&Report {
             scenario: &s,
             manifest: &manifest,
@@ -1001,13 +1033,15 @@ mod tests {
             summaries: &summaries,
             differences: &differences,
             tunes: &lines,
+            flips: &flips,
+            exemplars: &exemplars,
             charts: draw.then_some(files.as_slice()),
             exact,
         });
         String::from_utf8(bytes).expect("UTF-8")
     }
 
-    const HOSTILE: &str = r#"# <script>alert("comment")</script> & more
+    pub(super) const HOSTILE: &str = r#"# <script>alert("comment")</script> & more
 title = "<script>alert('title')</script>"
 action = "mug"
 seed = 3
@@ -1059,7 +1093,7 @@ aware = false
     /// A well-formedness check strict enough for this page: the doctype first, every element closed in
     /// order (void ones excepted, SVG's self-closed ones allowed), attributes quoted, no stray `<` or `>`
     /// in text.
-    fn structure(html: &str) -> Result<(), String> {
+    pub(super) fn structure(html: &str) -> Result<(), String> {
         let rest = html
             .strip_prefix("<!DOCTYPE html>\n")
             .ok_or("no doctype first")?;
@@ -1097,6 +1131,7 @@ aware = false
                 "charts",
                 "headline",
                 "differences",
+                "why",
                 "tunes",
                 "ineligible",
                 "run",

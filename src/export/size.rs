@@ -35,6 +35,8 @@ const MANIFEST: u64 = 4 * 1024;
 const REPORT_FRAME: u64 = 32 * 1024;
 /// A report row's tags, numbers and reason, besides its lead cells.
 const REPORT_ROW: u64 = 2 * 1024;
+/// A told event in the report: its words (names a scenario sets among them, escaped) and its tags.
+const REPORT_EVENT: u64 = 2 * 1024;
 /// A chart's caption in the report (a title of up to 1,000 bytes, escaped, twice).
 const REPORT_CAPTION: u64 = 16 * 1024;
 
@@ -112,8 +114,9 @@ pub fn projected_bytes(scenario: &Scenario, trials: u64) -> u64 {
 }
 
 /// report.html: its frame, the scenario's text (shown whole, and its title and opening comments again),
-/// every chart's SVG and caption, and its five tables (headline, differences twice, tunes, ineligible
-/// points) at most [`report::MAX_ROWS`] rows each. Any text may grow six times when escaped (`"` is
+/// every chart's SVG and caption, its stories ([`report::told_stories`] of at most
+/// [`report::TOLD_EVENTS`] events), and its six tables (headline, differences twice, flips, tunes,
+/// ineligible points) at most [`report::MAX_ROWS`] rows each. Any text may grow six times when escaped (`"` is
 /// `&quot;`).
 fn report_bytes(scenario: &Scenario, charts: u64) -> u64 {
     let text = 4 * 6 * scenario.text.len() as u64;
@@ -123,6 +126,7 @@ fn report_bytes(scenario: &Scenario, charts: u64) -> u64 {
         .unwrap_or(0);
     let rows = [
         scenario.points.len() as u64,
+        scenario.grid() as u64 * scenario.pairings.len() as u64,
         scenario.grid() as u64 * scenario.pairings.len() as u64,
         scenario.grid() as u64
             * scenario
@@ -137,10 +141,12 @@ fn report_bytes(scenario: &Scenario, charts: u64) -> u64 {
     .map(|n| (*n).min(report::MAX_ROWS as u64))
     .sum::<u64>();
     let captions = (scenario.charts.len() + scenario.tunes.len()) as u64 * REPORT_CAPTION;
+    let told = report::told_stories(scenario) as u64 * report::TOLD_EVENTS as u64 * REPORT_EVENT;
     REPORT_FRAME
         .saturating_add(text)
         .saturating_add(charts)
         .saturating_add(captions)
+        .saturating_add(told)
         .saturating_add(rows.saturating_mul(REPORT_ROW + 6 * widest))
 }
 

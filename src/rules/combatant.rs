@@ -86,7 +86,12 @@ impl HitPoints {
                     "Hit points are rolled on {dice} (at least 1)."
                 );
                 let hp = dice.roll(rng).max(1);
-                narrate!(rng, Section::Core, "{hp} hit points.");
+                narrate!(
+                    rng,
+                    Section::Core,
+                    "{hp} hit point{}.",
+                    if hp == 1 { "" } else { "s" }
+                );
                 hp
             }
         }

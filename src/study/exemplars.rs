@@ -34,6 +34,8 @@ pub const KINDS: [(&str, Option<u64>); 4] = [
 pub struct Exemplar<'a> {
     /// The variant.
     pub variant: &'a str,
+    /// The point, as an index into the scenario's points.
+    pub point: usize,
     /// The sweep values.
     pub values: &'a [SweepValue],
     /// The point's level gap.
@@ -113,16 +115,17 @@ pub fn exemplars<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<E
         .points
         .iter()
         .zip(tallies)
-        .filter_map(|(point, tally)| {
+        .enumerate()
+        .filter_map(|(index, (point, tally))| {
             let (Ok(p), Some(tally)) = (&point.prepared, tally) else {
                 return None;
             };
-            Some((point, p, Reading::of(p)?, tally))
+            Some((index, point, p, Reading::of(p)?, tally))
         })
         .collect();
     points
         .par_iter()
-        .map(|&(point, p, reading, tally)| {
+        .map(|&(index, point, p, reading, tally)| {
             let rounds = &tally.hists[reading.rounds().0];
             let wanted: Vec<Option<Wanted>> = KINDS
                 .iter()
@@ -137,6 +140,7 @@ pub fn exemplars<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<E
                 .zip(found)
                 .map(|(&(kind, _), found)| Exemplar {
                     variant: &scenario.variants[point.variant],
+                    point: index,
                     values: &point.values,
                     level_gap: point.level_gap,
                     kind,

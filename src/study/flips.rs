@@ -43,6 +43,8 @@ pub struct FlipRow<'a> {
     pub variant: &'a str,
     /// The baseline.
     pub baseline: &'a str,
+    /// The variant's point and the baseline's, as indices into the scenario's points.
+    pub points: (usize, usize),
     /// The sweep values.
     pub values: &'a [SweepValue],
     /// The variant's level gap at this point.
@@ -73,6 +75,7 @@ pub fn flips<'a>(scenario: &'a Scenario, results: &Results) -> Vec<FlipRow<'a>> 
             let mut row = FlipRow {
                 variant: &scenario.variants[pairing.variant],
                 baseline: &scenario.variants[scenario.baseline],
+                points: (a, b),
                 values: &point.values,
                 level_gap: point.level_gap,
                 metric: "ineligible",

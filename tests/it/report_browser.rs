@@ -241,6 +241,9 @@ fn facts_script(cell: &str) -> String {
   overflow: document.documentElement.scrollWidth - window.innerWidth,
   sections: Array.from(document.querySelectorAll('main > section')).map(s => s.id),
   headlineRows: document.querySelectorAll('table.headline tbody tr').length,
+  fights: document.querySelectorAll('#fights details.story').length,
+  openFights: document.querySelectorAll('#fights details.story[open]').length,
+  pairColumns: Array.from(document.querySelectorAll('#why .pair')).map(p => getComputedStyle(p).gridTemplateColumns.split(' ').length).join(','),
   cell: (document.querySelector('table.headline td[data-value="' + {cell} + '"]') || {{}}).textContent || null
 }})"#,
         cell = quote(cell)
@@ -403,7 +406,11 @@ fn reports_of_shipped_studies_load_cleanly_in_a_browser() {
     };
     let scratch = Scratch::new("report_browser");
     let out = scratch.out();
-    let studies = ["sap-or-mug-the-sentry", "mugging-halfling-reach"];
+    let studies = [
+        "sap-or-mug-the-sentry",
+        "mugging-halfling-reach",
+        "thugs-on-a-guard",
+    ];
     for stem in studies {
         let file = repo().join("scenarios").join(format!("{stem}.toml"));
         assert_success(&run_quiet(&file, &out, &["--trials", "2000"]));
@@ -484,18 +491,26 @@ fn reports_of_shipped_studies_load_cleanly_in_a_browser() {
             panic!("{stem}: no sections: {facts:?}");
         };
         let sections: Vec<String> = sections.iter().map(|s| text_of(Some(s))).collect();
-        assert_eq!(
-            sections,
-            [
-                "charts",
-                "headline",
-                "differences",
-                "tunes",
-                "ineligible",
-                "run",
-                "scenario"
-            ],
-            "{stem}"
-        );
+        let fights = stem == "thugs-on-a-guard";
+        let mut expected = vec!["charts", "headline", "differences", "why"];
+        if fights {
+            expected.push("fights");
+        }
+        expected.extend(["tunes", "ineligible", "run", "scenario"]);
+        assert_eq!(sections, expected, "{stem}");
+        // Two variants: one flipped trial told side by side, stacked in one column on a phone.
+        let columns = text_of(facts.get("pairColumns"));
+        if stem == "mugging-halfling-reach" {
+            assert_eq!(columns, "", "{stem}: one variant, nothing to pair");
+        } else {
+            assert_eq!(
+                columns, "1",
+                "{stem}: the told trial's two columns on a phone"
+            );
+        }
+        // The fights worth reading: the median fight and the first death of each variant, folded.
+        let told = if fights { "4" } else { "0" };
+        assert_eq!(text_of(facts.get("fights")), told, "{stem}");
+        assert_eq!(text_of(facts.get("openFights")), "0", "{stem}");
     }
 }

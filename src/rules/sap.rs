@@ -362,14 +362,12 @@ impl Sap {
             crate::rules::added(self.damage_bonus, "Strength")
         );
         let total = sap_total(self.damage.roll(rng) + self.damage_bonus);
-        let damage = sap_damage(total, self.rounding);
-        narrate!(
-            rng,
-            Section::Sap,
-            "{total} points: {} real, {} temporary.",
-            damage.real,
-            damage.temporary
-        );
+        // The split is made where the outcome is built, as it always was: made here, it would be held
+        // across the knockout's dice on every trial, not only on a told one.
+        narrate!(rng, Section::Sap, "{total} points: {}.", {
+            let told = sap_damage(total, self.rounding);
+            format!("{} real, {} temporary", told.real, told.temporary)
+        });
         let knockout = self.chance.roll(total, rng);
         let ko_rounds = (knockout == Some(true)).then(|| {
             narrate!(
@@ -384,7 +382,7 @@ impl Sap {
         });
         SapOutcome {
             hit: true,
-            damage,
+            damage: sap_damage(total, self.rounding),
             ko_rounds,
             woke: knockout == Some(false),
             sleeper: self.sleeper,

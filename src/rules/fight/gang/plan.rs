@@ -138,9 +138,12 @@ impl GangPlan {
             sides.sides[s]
                 .iter()
                 .flat_map(|e| {
-                    (1..=e.count).map(move |k| match e.count {
-                        1 => format!("the {}", e.combatant.name),
-                        _ => format!("{} {k}", e.combatant.name),
+                    (1..=e.count).map(move |k| {
+                        if e.count == 1 {
+                            format!("the {}", e.combatant.name)
+                        } else {
+                            format!("{} {k}", e.combatant.name)
+                        }
                     })
                 })
                 .collect::<Vec<_>>()

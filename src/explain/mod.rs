@@ -174,12 +174,7 @@ pub fn select(
                     values: values.clone(),
                 })?;
     }
-    // The grid's last axis runs fastest.
-    let g = chosen
-        .iter()
-        .zip(&scenario.axes)
-        .fold(0, |g, (&i, axis)| g * axis.values.len() + i);
-    Ok(v * scenario.grid() + g)
+    Ok(scenario.point_index(v, &chosen))
 }
 
 /// The dice of one trial, recorded: each face of the roller written down.

@@ -334,6 +334,16 @@ impl Scenario {
             .collect()
     }
 
+    /// The point of variant `variant` whose axis `a` takes its value number `picks[a]`: the inverse of
+    /// [`Scenario::grid_values`], in the same layout (variants outermost, the last axis fastest).
+    pub fn point_index(&self, variant: usize, picks: &[usize]) -> usize {
+        let g = picks
+            .iter()
+            .zip(&self.axes)
+            .fold(0, |g, (&k, axis)| g * axis.values.len() + k);
+        variant * self.grid() + g
+    }
+
     /// The distinct actions of the variants, the file's first.
     pub fn distinct_actions(&self) -> Vec<Action> {
         distinct(self.action, &self.actions)

@@ -52,6 +52,16 @@ fn points_run_variants_then_the_grid_with_the_last_axis_fastest() {
     // level_gap: thief 1 against the 1 HD orc is 0, against the 4+1 ogre −3.
     assert_eq!((s.points[0].level_gap, s.points[1].level_gap), (0, -3));
     assert_eq!((s.trials, s.seed, s.confidence), (1000, 5, 0.95));
+    // Every point is found again from its variant and the index of each of its values.
+    for (i, p) in s.points.iter().enumerate() {
+        let picks: Vec<usize> = s
+            .axes
+            .iter()
+            .zip(&p.values)
+            .map(|(a, v)| a.values.iter().position(|x| x == v).unwrap())
+            .collect();
+        assert_eq!(s.point_index(p.variant, &picks), i);
+    }
 }
 
 #[test]

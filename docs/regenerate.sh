@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cargo run --release --quiet -- run scenarios/*.toml --out "$out" --quiet
+# The ogre study again with its exact values, drawn dashed beside the simulated ones.
+cargo run --release --quiet -- run scenarios/subdue-ogre.toml --exact --out "$out" --quiet
 find docs/img -maxdepth 1 \( -name '*.png' -o -name '*.svg' \) ! -name 'report--*' -delete
 for dir in "$out"/*/; do
   stem=$(basename "$dir")

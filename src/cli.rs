@@ -34,8 +34,13 @@ enum Command {
         /// Scenario files.
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
+        /// Also say what exact values would take: the paths of dice of a single action, the states of a
+        /// fight (found by carrying its rounds, so this takes as long as `exact`), or why there are none.
+        #[arg(long)]
+        exact: bool,
     },
-    /// Compute the exact value of every summary metric of single-action scenarios: DIR/<stem>/exact.csv.
+    /// Compute the exact value of every summary metric of single actions and one-on-one fights:
+    /// DIR/<stem>/exact.csv.
     Exact {
         /// Scenario files.
         #[arg(required = true)]
@@ -177,7 +182,7 @@ pub fn main() -> Result<()> {
     let mut out = io::stdout().lock();
     match cli.command {
         Command::Run(args) => run(&args, &mut out),
-        Command::Check { scenarios } => check(&scenarios, &mut out),
+        Command::Check { scenarios, exact } => check(&scenarios, exact, &mut out),
         Command::Exact {
             scenarios,
             out: dir,
@@ -252,7 +257,7 @@ fn explain(args: &ExplainArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-fn check(paths: &[PathBuf], out: &mut impl Write) -> Result<()> {
+fn check(paths: &[PathBuf], exact: bool, out: &mut impl Write) -> Result<()> {
     let scenarios = run::load_all(paths)?;
     for s in &scenarios {
         for warning in &s.warnings {
@@ -290,6 +295,9 @@ fn check(paths: &[PathBuf], out: &mut impl Write) -> Result<()> {
             work.groups.len(),
             work.blocks
         )?;
+        if exact {
+            writeln!(out, "  exact:    {}", run::exact::needs(s))?;
+        }
     }
     Ok(())
 }

@@ -141,6 +141,34 @@ impl Enumerator {
         }
     }
 
+    /// One branch over `outcomes` equally likely outcomes 1..=outcomes, one per class of `class` (the first
+    /// outcome of each class stands for it, weighed by the outcomes in it).
+    fn grouped(&mut self, outcomes: u32, class: &dyn Fn(u32) -> u32) -> u32 {
+        if self.depth == self.path.len() {
+            let mut ways: Vec<(usize, u128)> = Vec::new();
+            let mut classes: Vec<u32> = Vec::new();
+            for outcome in 1..=outcomes {
+                let c = class(outcome);
+                match classes.iter().position(|&k| k == c) {
+                    Some(at) => ways[at].1 += 1,
+                    None => {
+                        classes.push(c);
+                        ways.push((outcome as usize, 1));
+                    }
+                }
+            }
+            self.path.push(Branch {
+                taken: 1,
+                options: ways.len() as u32,
+                ways,
+                total: u128::from(outcomes),
+            });
+        }
+        let b = &self.path[self.depth];
+        self.depth += 1;
+        b.ways[b.taken as usize - 1].0 as u32
+    }
+
     /// The ways of each value of `dice`, convolved once per walk.
     fn ways_of(&mut self, dice: &Dice) -> Option<&[(i32, u128)]> {
         let at = match self.counts.iter().position(|(d, _)| d == dice) {
@@ -172,6 +200,18 @@ impl Roller for Enumerator {
     fn repeat_tie(&mut self) -> bool {
         self.tied = true;
         false
+    }
+
+    fn die_grouped(&mut self, sides: u32, class: &dyn Fn(u32) -> u32) -> u32 {
+        self.grouped(sides, class)
+    }
+
+    fn pair_grouped(&mut self, sides: [u32; 2], class: &dyn Fn(u32, u32) -> u32) -> [u32; 2] {
+        let [a, b] = sides;
+        let k = self.grouped(a.saturating_mul(b), &|k| {
+            class((k - 1) / b + 1, (k - 1) % b + 1)
+        });
+        [(k - 1) / b + 1, (k - 1) % b + 1]
     }
 
     fn region(&mut self, dice: &Dice, cuts: &[i32]) -> usize {

@@ -116,6 +116,10 @@ impl<R: Roller> Roller for Recording<R> {
         self.inner.repeat_tie()
     }
 
+    fn contest(&mut self, ties: &dyn Fn() -> u32) {
+        self.inner.contest(ties)
+    }
+
     fn seed_word(&mut self) -> u32 {
         self.inner.seed_word()
     }

@@ -21,6 +21,36 @@ pub trait Roller {
         true
     }
 
+    /// A die of `sides` whose face is read only through `class`: faces of one class lead to the same
+    /// outcome (a d20 whose every face under the roll needed misses alike). Every roller but the
+    /// [`Enumerator`] rolls it as [`Roller::die`], so the stream of dice is the same; the enumerator walks one
+    /// face of each class, weighed by the faces in it.
+    ///
+    /// [`Enumerator`]: super::Enumerator
+    #[inline(always)]
+    fn die_grouped(&mut self, sides: u32, class: &dyn Fn(u32) -> u32) -> u32 {
+        let _ = class;
+        self.die(sides)
+    }
+
+    /// Two dice, the first first, read only through `class` of both faces (two initiatives, of which only
+    /// the order counts): rolled as two [`Roller::die`]s, and walked by the enumerator one pair per class.
+    #[inline(always)]
+    fn pair_grouped(&mut self, sides: [u32; 2], class: &dyn Fn(u32, u32) -> u32) -> [u32; 2] {
+        let _ = class;
+        let first = self.die(sides[0]);
+        [first, self.die(sides[1])]
+    }
+
+    /// Told as a contest that rolls again on a tie begins, with the count of its tied pairs of d20s out of
+    /// 400 (asked only of a roller that wants it). Nothing for a generator; the exact answer of a fight
+    /// (`rules::fight::chain`) weighs each path that passed a contest by 400/(400 − ties), the geometric
+    /// series of the ties it cuts.
+    #[inline(always)]
+    fn contest(&mut self, ties: &dyn Fn() -> u32) {
+        let _ = ties;
+    }
+
     /// Rolls `dice` and says where the result falls among `cuts` (ascending): how many of them it
     /// exceeds, so 0 when it is at most `cuts[0]`. A rule that only compares a roll (a knockout d100
     /// against its chance, hit points against a blow's damage) asks this instead of the value.

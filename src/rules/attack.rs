@@ -320,6 +320,7 @@ pub fn contest<R: Roller + ?Sized>(
             GrabContest::HighestSuccess => "the higher roll still at or under its score wins",
         }
     );
+    rng.contest(&|| tied_pairs(first, second, mode));
     let mut rolls = 0;
     loop {
         rolls += 1;

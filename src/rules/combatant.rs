@@ -97,6 +97,24 @@ impl HitPoints {
         }
     }
 
+    /// Every value [`HitPoints::roll`] can give, each with its ways out of the dice's outcomes (rolled hit
+    /// points are at least 1); `None` when the outcomes do not fit a `u128`.
+    pub fn ways(&self) -> Option<Vec<(i32, u128)>> {
+        match self {
+            HitPoints::Fixed(n) => Some(vec![(*n, 1)]),
+            HitPoints::Rolled(dice) => {
+                let mut ways: Vec<(i32, u128)> = Vec::new();
+                for (value, n) in dice.counts()? {
+                    match ways.last_mut() {
+                        Some(last) if last.0 == value.max(1) => last.1 += n,
+                        _ => ways.push((value.max(1), n)),
+                    }
+                }
+                Some(ways)
+            }
+        }
+    }
+
     /// Where one trial's hit points fall among `cuts` (ascending): how many of them they exceed, as
     /// [`Roller::region`](crate::dice::Roller::region) says. Rolled hit points are at least 1, so a cut
     /// below 1 is always exceeded.

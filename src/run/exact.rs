@@ -16,14 +16,6 @@ use super::{RunError, Started, point_label, without_exact};
 /// Refuses fights and points without an exact value, in every file before any is computed (one refused
 /// point, nothing is computed); returns the warnings of tunes whose candidates are left out.
 pub fn check(scenarios: &[Scenario]) -> Result<Vec<String>, RunError> {
-    for s in scenarios {
-        if let Some(fight) = s.actions.iter().find(|a| a.is_fight()) {
-            return Err(RunError::Arguments(format!(
-                "{}: action `{fight}` is a fight; exact values exist only for the single actions (mug, sap, strike, grab_object, grab_person, grab_monster)",
-                s.file
-            )));
-        }
-    }
     let mut tune_warnings = Vec::new();
     for scenario in scenarios {
         let (points, tunes) = without_exact(scenario);
@@ -107,4 +99,40 @@ pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> 
         path: dir.join("exact.csv"),
         seconds: started.seconds(),
     })
+}
+
+/// What the exact values of one study would take (`check --exact`): the most paths of dice a single-action
+/// point walks and the most states a fight's chain meets, or the first point that has none and why.
+pub fn needs(scenario: &Scenario) -> String {
+    let started = Started::now();
+    let (mut paths, mut states, mut points) = (0u128, 0usize, 0usize);
+    for point in &scenario.points {
+        let Ok(p) = &point.prepared else { continue };
+        let why = match p {
+            crate::rules::action::Prepared::Fight(plan) => {
+                crate::stats::exact::exact_fight(plan, point.action).map(|(_, size)| {
+                    states = states.max(size.states);
+                })
+            }
+            _ => crate::stats::exact::check(p).map(|counted| {
+                paths = paths.max(counted.count);
+            }),
+        };
+        if let Err(why) = why {
+            return format!("none: {}: {why}", point_label(scenario, point));
+        }
+        points += 1;
+    }
+    let mut parts = vec![format!("{points} points")];
+    if paths > 0 {
+        parts.push(format!("at most {paths} paths of dice a point"));
+    }
+    if states > 0 {
+        parts.push(format!(
+            "at most {states} fight states a point (the bound is {})",
+            crate::rules::fight::MAX_EXACT_STATES
+        ));
+    }
+    parts.push(format!("{:.1} s to find", started.seconds()));
+    parts.join(", ")
 }

@@ -309,7 +309,6 @@ pub fn without_exact(scenario: &Scenario) -> (Vec<String>, Vec<String>) {
     let points = scenario
         .points
         .iter()
-        .filter(|point| !point.action.is_fight())
         .filter_map(|point| {
             let why = check(point.prepared.as_ref().ok()?).err()?;
             Some(format!(
@@ -321,7 +320,6 @@ pub fn without_exact(scenario: &Scenario) -> (Vec<String>, Vec<String>) {
     let tunes = scenario
         .tunes
         .iter()
-        .filter(|tune| !tune.action.is_fight())
         .filter_map(|tune| {
             let refused: Vec<_> = tune
                 .rows

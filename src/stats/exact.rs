@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::{Enumerator, Paths};
 use crate::rules::action::{Action, Prepared};
+use crate::rules::fight::{FightPlan, NoExactFight};
 use crate::rules::maneuver::{Counter, Hist, Maneuver, with_maneuver};
 use crate::stats::interval::Estimate;
 use crate::stats::metrics::{MetricValue, Record, Sink, Source, split, summary_table};
@@ -32,11 +33,14 @@ const PAIRS: u128 = 400;
 /// costs nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum NoExact {
-    /// Fights are walked round by round with no bound on the rounds.
+    /// A fight of several a side: its states are too many to carry round by round.
     #[error(
-        "a fight has no exact value; only the single actions do (mug, sap, strike, grab_object, grab_person, grab_monster)"
+        "a fight of several a side has no exact value; one-on-one fights and the single actions do"
     )]
-    Fight,
+    Several,
+    /// A one-on-one fight the chain of rounds does not follow, or whose states are too many.
+    #[error("{0}")]
+    Fight(#[from] NoExactFight),
     /// Some probability of a path, or the denominator of the sums, does not fit a 128-bit integer.
     #[error(
         "its dice have more outcomes than can be counted exactly (such as hit points of 100d1000)"
@@ -175,12 +179,27 @@ impl Sink for Weights {
 /// The denominator checked is a multiple of every path's (from [`Prepared::paths`]) times the 400 pairs of a
 /// contest round (a grab's outcomes past its contest weigh 400/(400 − ties) of their first round): every
 /// numerator, denominator and sum of the walk is at most it.
+///
+/// A one-on-one fight is checked for what its chain of rounds cannot follow ([`FightPlan::exact_check`]);
+/// its states are counted as the chain meets them, and it stops at their bound.
 pub fn check(p: &Prepared) -> Result<Paths, NoExact> {
-    with_maneuver!(p, m => check_maneuver(m))
+    match p {
+        Prepared::Fight(plan) => {
+            plan.exact_check()?;
+            Ok(Paths::END)
+        }
+        Prepared::Mug(_)
+        | Prepared::Sap(_)
+        | Prepared::Strike(_)
+        | Prepared::GrabObject(_)
+        | Prepared::GrabPerson(_)
+        | Prepared::GrabMonster(_)
+        | Prepared::Gang(_) => with_maneuver!(p, m => check_maneuver(m)),
+    }
 }
 
 fn check_maneuver<M: Maneuver>(m: &M) -> Result<Paths, NoExact> {
-    let paths = m.paths().ok_or(NoExact::Fight)?;
+    let paths = m.paths().ok_or(NoExact::Several)?;
     if ties(m) >= PAIRS {
         return Err(NoExact::EndlessContest);
     }
@@ -274,6 +293,9 @@ fn weighted_mean(values: &BTreeMap<i64, u128>, f: impl Fn(i64) -> i64) -> Option
 /// or more paths or outcomes than [`check`] accepts, refused before any walk). Interval columns equal the
 /// value; `trials` is 0.
 pub fn exact(p: &Prepared, action: Action) -> Result<Vec<MetricValue>, NoExact> {
+    if let Prepared::Fight(plan) = p {
+        return exact_fight(plan, action).map(|(metrics, _)| metrics);
+    }
     let (w, tie) = walk(p)?;
     let fixed = p.fixed();
     let metrics = summary_table(action)
@@ -306,6 +328,117 @@ pub fn exact(p: &Prepared, action: Action) -> Result<Vec<MetricValue>, NoExact> 
         })
         .collect();
     Ok(metrics)
+}
+
+/// Probabilities of each counter and weighted values of each histogram of a fight's outcomes, in `f64`:
+/// a fight's chain of rounds multiplies its exact fractions as doubles (see `rules::fight::chain`).
+#[derive(Debug, Clone, Default)]
+struct Mass {
+    weight: f64,
+    counts: [f64; COUNTERS],
+    hists: [BTreeMap<i64, f64>; HISTOGRAMS],
+}
+
+impl Sink for Mass {
+    fn count(&mut self, counter: Counter, yes: bool) {
+        if yes {
+            self.counts[counter.0] += self.weight;
+        }
+    }
+
+    fn observe(&mut self, hist: Hist, value: i64) {
+        *self.hists[hist.0].entry(value).or_insert(0.0) += self.weight;
+    }
+}
+
+/// What an exact fight took: states met, rounds walked, paths of dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FightSize {
+    /// Distinct states met over all rounds.
+    pub states: usize,
+    /// Rounds walked (a state and a parity), or landings of a plain round's dice on a state.
+    pub transitions: u64,
+    /// Paths of dice walked.
+    pub paths: u64,
+}
+
+/// The exact value of every summary metric of a one-on-one fight, carried round by round
+/// ([`FightPlan::exact`]), and what it took. Interval columns equal the value; `trials` is 0.
+pub fn exact_fight(
+    plan: &FightPlan,
+    action: Action,
+) -> Result<(Vec<MetricValue>, FightSize), NoExact> {
+    let fight = plan.exact()?;
+    let mut mass = Mass::default();
+    for (outcome, p) in &fight.outcomes {
+        mass.weight = *p;
+        outcome.record(&mut mass);
+    }
+    let mean = |h: Hist| {
+        let total: f64 = mass.hists[h.0].values().sum();
+        (total > 0.0).then(|| {
+            mass.hists[h.0]
+                .iter()
+                .map(|(&v, &w)| v as f64 * w)
+                .sum::<f64>()
+                / total
+        })
+    };
+    let metrics = summary_table(action)
+        .iter()
+        .map(|&(metric, source)| {
+            let value = match source {
+                Source::Count(c) => Some(mass.counts[c.0]),
+                Source::Given { count, among } => (mass.counts[among.0] > 0.0)
+                    .then(|| mass.counts[count.0] / mass.counts[among.0]),
+                Source::Mean(h) => mean(h),
+                // A fight reports none of these.
+                Source::ContestRolls(_)
+                | Source::RealPart(_)
+                | Source::TemporaryPart(_)
+                | Source::SaveNeeded
+                | Source::MonsterStrength
+                | Source::GrabberStrength
+                | Source::VictimStrength
+                | Source::RollNeeded => None,
+            };
+            MetricValue {
+                metric,
+                value: exactly(value),
+                exact: value,
+            }
+        })
+        .collect();
+    Ok((
+        metrics,
+        FightSize {
+            states: fight.states,
+            transitions: fight.transitions,
+            paths: fight.paths,
+        },
+    ))
+}
+
+/// The exact distribution of a fight's histogram `name` (`rounds`, `rounds_out`): each value with its
+/// probability among the fights that observe it.
+pub fn fight_distribution(plan: &FightPlan, name: &str) -> Result<Vec<(i64, f64)>, NoExact> {
+    let fight = plan.exact()?;
+    let Some(&(_, hist)) = crate::rules::fight::DISTRIBUTIONS
+        .iter()
+        .find(|(n, _)| *n == name)
+    else {
+        return Ok(Vec::new());
+    };
+    let mut mass = Mass::default();
+    for (outcome, p) in &fight.outcomes {
+        mass.weight = *p;
+        outcome.record(&mut mass);
+    }
+    let total: f64 = mass.hists[hist.0].values().sum();
+    Ok(mass.hists[hist.0]
+        .iter()
+        .map(|(&v, &w)| (v, w / total))
+        .collect())
 }
 
 #[cfg(test)]
@@ -706,7 +839,7 @@ mod tests {
             for point in &scenario.points {
                 let Ok(p) = &point.prepared else { continue };
                 if point.action.is_fight() {
-                    assert_eq!(check(p).err(), Some(NoExact::Fight));
+                    // Fights are counted by their chain of rounds, not by paths.
                     continue;
                 }
                 let counted = check(p).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -810,14 +943,26 @@ mod tests {
     }
 
     #[test]
-    fn fights_have_no_exact_answer() {
+    fn a_fight_s_outcomes_add_up_to_one_and_its_metrics_to_their_parts() {
         let fight = Prepared::new(
             Action::Brawl,
-            &matchup("class = \"fighter\"", "class = \"fighter\""),
+            &matchup("class = \"fighter\"\nhp = 6", "class = \"fighter\"\nhp = 5"),
             &RuleOptions::default(),
             &ActionOptions::default(),
         )
         .unwrap();
-        assert_eq!(exact(&fight, Action::Brawl).err(), Some(NoExact::Fight));
+        let m = exact(&fight, Action::Brawl).unwrap();
+        let endings = [
+            "p_attacker_wins",
+            "p_victim_wins",
+            "p_both_down",
+            "p_timeout",
+        ]
+        .map(|name| value(&m, name))
+        .iter()
+        .sum::<f64>();
+        assert!((endings - 1.0).abs() < 1e-9, "{endings}");
+        assert!(value(&m, "p_taken_alive") <= value(&m, "p_attacker_wins") + 1e-12);
+        assert!(value(&m, "rounds") >= 1.0);
     }
 }

@@ -15,6 +15,11 @@
 //! - `tests.rs`: scripted fights, and the exact proofs that hold the folds and the plain round to the rules.
 
 mod after;
+mod chain;
+pub use chain::{
+    ExactFight, MAX_PATHS as MAX_EXACT_PATHS, MAX_STATES as MAX_EXACT_STATES, NEGLIGIBLE,
+    NoExactFight,
+};
 mod decide;
 mod fighter;
 mod fold;
@@ -155,7 +160,7 @@ pub struct FightPlan {
 }
 
 /// How a fight ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Ending {
     /// Only the victim is down.
     AttackerWins,
@@ -168,7 +173,7 @@ pub enum Ending {
 }
 
 /// One fight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FightOutcome {
     /// How it ended.
     pub ending: Ending,
@@ -316,14 +321,16 @@ impl FightPlan {
             self.name(ATTACKER),
             self.name(VICTIM)
         );
-        let f = [ATTACKER, VICTIM].map(|s| {
-            Fighter::fresh(
-                self.sides[s].hp.roll(rng) * self.unit,
-                self.sides[s].first_slot,
-            )
-        });
+        let f = self.fresh([ATTACKER, VICTIM].map(|s| self.sides[s].hp.roll(rng)));
         narrate_state!(rng, "{}", self.tell_state(&f, 0));
         f
+    }
+
+    /// Both fighters as a fight starts with `hp` hit points (attacker, victim), in the fight's unit, main
+    /// weapons in hand.
+    #[inline(always)]
+    fn fresh(&self, hp: [i32; 2]) -> [Fighter; 2] {
+        [ATTACKER, VICTIM].map(|s| Fighter::fresh(hp[s] * self.unit, self.sides[s].first_slot))
     }
 
     /// One fight, and whether its loser woke before he was tied.
@@ -337,7 +344,19 @@ impl FightPlan {
             },
         };
         let over = self.fight(&mut f, clock, rng);
-        let over = self.knockout_rolled(over, &f, rng);
+        self.ended(over, &f, rng)
+    }
+
+    /// A fight over after its rounds, `f` as they left the fighters: the length of a knockout in its last
+    /// round rolled, then the binding judged.
+    #[inline(always)]
+    fn ended<R: Roller + ?Sized>(
+        &self,
+        over: FightOutcome,
+        f: &[Fighter; 2],
+        rng: &mut R,
+    ) -> FightOutcome {
+        let over = self.knockout_rolled(over, f, rng);
         self.bound(over, rng)
     }
 

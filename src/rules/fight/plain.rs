@@ -33,77 +33,8 @@ impl FightPlan {
         // `rounds`.
         let mut round = from.round;
         while round <= self.max_rounds {
-            narrate!(
-                rng,
-                Section::Fights,
-                "Round {round}. Initiative: a d10 each, {} first; the lower acts first.",
-                self.name(ATTACKER)
-            );
-            let (a, v) = (rng.die(10), rng.die(10));
-            narrate!(
-                rng,
-                Section::Core,
-                "{} {a}, {} {v}: {}.",
-                cap(self.name(ATTACKER)),
-                self.name(VICTIM),
-                match a.cmp(&v) {
-                    std::cmp::Ordering::Less => format!("{} acts first", self.name(ATTACKER)),
-                    std::cmp::Ordering::Greater => format!("{} acts first", self.name(VICTIM)),
-                    std::cmp::Ordering::Equal => "they act together".to_string(),
-                }
-            );
-            narrate!(
-                rng,
-                Section::Fights,
-                "{} strikes at {}, the damage dice rolled with each attack, counted if it hits.",
-                cap(self.name(ATTACKER)),
-                self.name(VICTIM)
-            );
-            let by_attacker = plain[ATTACKER].attacks(round, rng);
-            narrate!(
-                rng,
-                Section::Fights,
-                "{} strikes at {}, the damage dice rolled with each attack, counted if it hits.",
-                cap(self.name(VICTIM)),
-                self.name(ATTACKER)
-            );
-            let by_victim = plain[VICTIM].attacks(round, rng);
-            // 1 or 0, as multipliers. On a tie nothing lands before both have struck.
-            let (attacker_first, victim_first) = (i32::from(a < v), i32::from(a > v));
-            // Both stand as a round begins, so a side strikes exactly when the other side's faster blows
-            // (none unless the other side is faster) leave him conscious.
-            let attacker_strikes = i32::from(f[ATTACKER].stands_after(by_victim, victim_first));
-            let victim_strikes = i32::from(f[VICTIM].stands_after(by_attacker, attacker_first));
-            f[VICTIM].suffer(by_attacker, attacker_strikes);
-            f[ATTACKER].suffer(by_victim, victim_strikes);
-            if rng.narrator().is_some() {
-                for (s, strikes, dealt) in [
-                    (ATTACKER, attacker_strikes, by_attacker),
-                    (VICTIM, victim_strikes, by_victim),
-                ] {
-                    narrate!(
-                        rng,
-                        Section::Fights,
-                        "{}",
-                        if strikes == 1 {
-                            format!(
-                                "{}'s blows land: {} real and {} temporary damage to {}.",
-                                cap(self.name(s)),
-                                points(dealt[0], self.unit),
-                                points(dealt[1], self.unit),
-                                self.name(1 - s)
-                            )
-                        } else {
-                            format!(
-                                "{} falls to the faster blows before his own land.",
-                                cap(self.name(s))
-                            )
-                        }
-                    );
-                }
-                narrate_state!(rng, "{}", self.tell_state(f, round));
-            }
-            if let Some(outcome) = self.after_round(f, round, &mut heal_in, rng) {
+            let rolled = self.plain_roll(plain, round, rng);
+            if let Some(outcome) = self.plain_land(f, &rolled, round, &mut heal_in, rng) {
                 return Ok(outcome);
             }
             let Some(next) = round.checked_add(1) else {
@@ -119,6 +50,128 @@ impl FightPlan {
         }
         Ok(self.ending(f, self.max_rounds, heal_in))
     }
+
+    /// The dice of one plain round, which no state of the fight changes: both initiatives, then the
+    /// attacker's attacks and the victim's, each its d20 and its damage dice, hit or miss.
+    #[inline(always)]
+    pub(super) fn plain_roll<R: Roller + ?Sized>(
+        &self,
+        plain: &[PlainSide; 2],
+        round: u32,
+        rng: &mut R,
+    ) -> PlainRoll {
+        let first = self.plain_initiative(round, rng);
+        narrate!(
+            rng,
+            Section::Fights,
+            "{} strikes at {}, the damage dice rolled with each attack, counted if it hits.",
+            cap(self.name(ATTACKER)),
+            self.name(VICTIM)
+        );
+        let by_attacker = plain[ATTACKER].attacks(round, rng);
+        narrate!(
+            rng,
+            Section::Fights,
+            "{} strikes at {}, the damage dice rolled with each attack, counted if it hits.",
+            cap(self.name(VICTIM)),
+            self.name(ATTACKER)
+        );
+        let by_victim = plain[VICTIM].attacks(round, rng);
+        PlainRoll {
+            first,
+            dealt: [by_attacker, by_victim],
+        }
+    }
+
+    /// A plain round's initiative: a d10 each, the attacker's first, the lower acting first (only the
+    /// order is read, so an exact walk sees its three orders rather than a hundred pairs).
+    #[inline(always)]
+    pub(super) fn plain_initiative<R: Roller + ?Sized>(
+        &self,
+        round: u32,
+        rng: &mut R,
+    ) -> std::cmp::Ordering {
+        narrate!(
+            rng,
+            Section::Fights,
+            "Round {round}. Initiative: a d10 each, {} first; the lower acts first.",
+            self.name(ATTACKER)
+        );
+        let [a, v] = rng.pair_grouped([10, 10], &|a, v| (a.cmp(&v) as i32 + 1) as u32);
+        narrate!(
+            rng,
+            Section::Core,
+            "{} {a}, {} {v}: {}.",
+            cap(self.name(ATTACKER)),
+            self.name(VICTIM),
+            match a.cmp(&v) {
+                std::cmp::Ordering::Less => format!("{} acts first", self.name(ATTACKER)),
+                std::cmp::Ordering::Greater => format!("{} acts first", self.name(VICTIM)),
+                std::cmp::Ordering::Equal => "they act together".to_string(),
+            }
+        );
+        a.cmp(&v)
+    }
+
+    /// A plain round's dice landing on the fighters, to the round's end: the outcome if the fight is over.
+    /// Both stand as a round begins, so the faster side always strikes and the slower one if he still
+    /// stands, or on a tie.
+    #[inline(always)]
+    pub(super) fn plain_land<R: Roller + ?Sized>(
+        &self,
+        f: &mut [Fighter; 2],
+        rolled: &PlainRoll,
+        round: u32,
+        heal_in: &mut u32,
+        rng: &R,
+    ) -> Option<FightOutcome> {
+        let [by_attacker, by_victim] = rolled.dealt;
+        // 1 or 0, as multipliers. On a tie nothing lands before both have struck.
+        let attacker_first = i32::from(rolled.first == std::cmp::Ordering::Less);
+        let victim_first = i32::from(rolled.first == std::cmp::Ordering::Greater);
+        // Both stand as a round begins, so a side strikes exactly when the other side's faster blows
+        // (none unless the other side is faster) leave him conscious.
+        let attacker_strikes = i32::from(f[ATTACKER].stands_after(by_victim, victim_first));
+        let victim_strikes = i32::from(f[VICTIM].stands_after(by_attacker, attacker_first));
+        f[VICTIM].suffer(by_attacker, attacker_strikes);
+        f[ATTACKER].suffer(by_victim, victim_strikes);
+        if rng.narrator().is_some() {
+            for (s, strikes, dealt) in [
+                (ATTACKER, attacker_strikes, by_attacker),
+                (VICTIM, victim_strikes, by_victim),
+            ] {
+                narrate!(
+                    rng,
+                    Section::Fights,
+                    "{}",
+                    if strikes == 1 {
+                        format!(
+                            "{}'s blows land: {} real and {} temporary damage to {}.",
+                            cap(self.name(s)),
+                            points(dealt[0], self.unit),
+                            points(dealt[1], self.unit),
+                            self.name(1 - s)
+                        )
+                    } else {
+                        format!(
+                            "{} falls to the faster blows before his own land.",
+                            cap(self.name(s))
+                        )
+                    }
+                );
+            }
+            narrate_state!(rng, "{}", self.tell_state(f, round));
+        }
+        self.after_round(f, round, heal_in, rng)
+    }
+}
+
+/// The dice of one plain round ([`FightPlan::plain_roll`]): who acts first (the attacker's initiative
+/// against the victim's, the lower first), and the real and temporary damage each side's hits deal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) struct PlainRoll {
+    pub(super) first: std::cmp::Ordering,
+    pub(super) dealt: [[i32; 2]; 2],
 }
 
 impl PlainSide {
@@ -138,7 +191,11 @@ impl PlainSide {
                 strike.dice,
                 strike.add
             );
-            let hit = i32::from(strike.roll.hits(rng.die(20)));
+            let hit = i32::from(
+                strike
+                    .roll
+                    .hits(rng.die_grouped(20, &|natural| u32::from(strike.roll.hits(natural)))),
+            );
             let [real, temporary] = strike.split.damage(strike.dice.roll(rng) + strike.add);
             narrate!(
                 rng,

@@ -157,35 +157,7 @@ impl FightPlan {
         let mut heal_in = from.heal_in;
         let mut round = from.round;
         while round <= self.max_rounds {
-            narrate!(rng, Section::Fights, "Round {round}.");
-            // After the first round of a wrestling bout only size S weapons can be used.
-            if round > bout_began {
-                for s in [ATTACKER, VICTIM] {
-                    if f[s].slot == Slot::Main {
-                        f[s].slot = self.sides[s].in_bout;
-                        if f[s].slot != Slot::Main {
-                            narrate!(
-                                rng,
-                                Section::Fights,
-                                "After the first round of the wrestling bout only small weapons serve: {} fights with {}.",
-                                self.name(s),
-                                if f[s].slot == Slot::Backup {
-                                    "his backup weapon"
-                                } else {
-                                    "his bare hands"
-                                }
-                            );
-                        }
-                    }
-                }
-            }
-            if f[ATTACKER].down() {
-                // Only a lethal victim finishing the fallen attacker is left to act.
-                self.finish_round(f, round, &mut bout_began, rng);
-            } else {
-                self.fought_round(f, round, &mut bout_began, rng);
-            }
-            if let Some(outcome) = self.after_round(f, round, &mut heal_in, rng) {
+            if let Some(outcome) = self.round(f, round, &mut heal_in, &mut bout_began, rng) {
                 return outcome;
             }
             let Some(next) = round.checked_add(1) else {
@@ -195,6 +167,49 @@ impl FightPlan {
         }
         // The last round ended with a lethal victim still finishing his foe: the side left standing wins.
         self.ending(f, self.max_rounds, heal_in)
+    }
+
+    /// One round of the general fight, to its end: the outcome if the fight is over. The simulation fights
+    /// its rounds with it, and the exact answer (`chain.rs`) walks it die by die from each state a fight can
+    /// reach.
+    #[inline(always)]
+    pub(super) fn round<R: Roller + ?Sized>(
+        &self,
+        f: &mut [Fighter; 2],
+        round: u32,
+        heal_in: &mut u32,
+        bout_began: &mut u32,
+        rng: &mut R,
+    ) -> Option<FightOutcome> {
+        narrate!(rng, Section::Fights, "Round {round}.");
+        // After the first round of a wrestling bout only size S weapons can be used.
+        if round > *bout_began {
+            for s in [ATTACKER, VICTIM] {
+                if f[s].slot == Slot::Main {
+                    f[s].slot = self.sides[s].in_bout;
+                    if f[s].slot != Slot::Main {
+                        narrate!(
+                            rng,
+                            Section::Fights,
+                            "After the first round of the wrestling bout only small weapons serve: {} fights with {}.",
+                            self.name(s),
+                            if f[s].slot == Slot::Backup {
+                                "his backup weapon"
+                            } else {
+                                "his bare hands"
+                            }
+                        );
+                    }
+                }
+            }
+        }
+        if f[ATTACKER].down() {
+            // Only a lethal victim finishing the fallen attacker is left to act.
+            self.finish_round(f, round, bout_began, rng);
+        } else {
+            self.fought_round(f, round, bout_began, rng);
+        }
+        self.after_round(f, round, heal_in, rng)
     }
 
     /// A round both fighters begin standing: initiative, the armed man, and the passes.
@@ -222,7 +237,9 @@ impl FightPlan {
                 String::new()
             }
         );
-        let initiative = [rng.die(10) + called_shot, rng.die(10)];
+        // Only the order is read (and told), so an exact walk sees three orders rather than a hundred pairs.
+        let [a, v] = rng.pair_grouped([10, 10], &|a, v| order([a + called_shot, v]) as u32);
+        let initiative = [a + called_shot, v];
         let order = order(initiative);
         narrate!(
             rng,
@@ -524,12 +541,18 @@ impl FightPlan {
                 .words()
             );
         }
-        let natural = rng.die(20) as usize;
-        let face = if finishing {
-            blow.helpless[natural]
+        let table = if finishing {
+            &blow.helpless
         } else {
-            blow.faces[situation][natural]
+            &blow.faces[situation]
         };
+        // Read only through its face: an exact walk sees each distinct face once, weighed by its naturals.
+        let natural = rng.die_grouped(20, &|n| {
+            (1..=20u32)
+                .find(|&m| table[m as usize] == table[n as usize])
+                .unwrap_or(n)
+        }) as usize;
+        let face = table[natural];
         narrate!(
             rng,
             Section::Fights,

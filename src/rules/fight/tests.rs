@@ -3,6 +3,7 @@ use crate::dice::Scripted;
 use crate::rules::action::{Action, ActionOptions, Prepared};
 use crate::rules::matchup;
 
+mod exact;
 pub(super) mod narration;
 mod table;
 

@@ -419,28 +419,6 @@ pub fn exact_fight(
     ))
 }
 
-/// The exact distribution of a fight's histogram `name` (`rounds`, `rounds_out`): each value with its
-/// probability among the fights that observe it.
-pub fn fight_distribution(plan: &FightPlan, name: &str) -> Result<Vec<(i64, f64)>, NoExact> {
-    let fight = plan.exact()?;
-    let Some(&(_, hist)) = crate::rules::fight::DISTRIBUTIONS
-        .iter()
-        .find(|(n, _)| *n == name)
-    else {
-        return Ok(Vec::new());
-    };
-    let mut mass = Mass::default();
-    for (outcome, p) in &fight.outcomes {
-        mass.weight = *p;
-        outcome.record(&mut mass);
-    }
-    let total: f64 = mass.hists[hist.0].values().sum();
-    Ok(mass.hists[hist.0]
-        .iter()
-        .map(|(&v, &w)| (v, w / total))
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -152,8 +152,8 @@ pub(super) struct Standing {
     pinned: bool,
     holding: u32,
     held: bool,
-    slot: u8,
-    home: u8,
+    slot: Slot,
+    home: Slot,
 }
 
 /// Where a fight stands between two rounds.
@@ -175,8 +175,8 @@ impl std::hash::Hash for State {
             let flags = u64::from(f.prone)
                 | u64::from(f.pinned) << 1
                 | u64::from(f.held) << 2
-                | u64::from(f.slot) << 3
-                | u64::from(f.home) << 5;
+                | (f.slot as u64) << 3
+                | (f.home as u64) << 5;
             h.write_u64(
                 u64::from(f.stunned_for)
                     ^ u64::from(f.out_for).rotate_left(16)
@@ -196,14 +196,6 @@ pub(super) enum Next {
     Ends(FightOutcome),
 }
 
-fn slot(n: u8) -> Slot {
-    match n {
-        0 => Slot::Main,
-        1 => Slot::Backup,
-        _ => Slot::Fists,
-    }
-}
-
 impl State {
     /// The state after `round` was fought, with `heal_in` and `bout_began` as the round left them.
     pub(super) fn after(f: &[Fighter; 2], round: u32, heal_in: u32, bout_began: u32) -> State {
@@ -220,8 +212,8 @@ impl State {
             pinned: x.down_at == PINNED,
             holding: x.holding,
             held: x.held,
-            slot: x.slot as u8,
-            home: x.home as u8,
+            slot: x.slot,
+            home: x.home,
         };
         State {
             f: [standing(&f[ATTACKER]), standing(&f[VICTIM])],
@@ -253,8 +245,8 @@ impl State {
             holding: s.holding,
             hold_began: if s.holding > 0 { last } else { 0 },
             held: s.held,
-            slot: slot(s.slot),
-            home: slot(s.home),
+            slot: s.slot,
+            home: s.home,
         };
         (
             [fighter(&self.f[ATTACKER]), fighter(&self.f[VICTIM])],

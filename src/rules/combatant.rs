@@ -105,9 +105,12 @@ impl HitPoints {
             HitPoints::Rolled(dice) => {
                 let mut ways: Vec<(i32, u128)> = Vec::new();
                 for (value, n) in dice.counts()? {
-                    match ways.last_mut() {
-                        Some(last) if last.0 == value.max(1) => last.1 += n,
-                        _ => ways.push((value.max(1), n)),
+                    // Values below 1 count as 1: they join the first value's ways.
+                    let value = value.max(1);
+                    if let Some(last) = ways.last_mut().filter(|last| last.0 == value) {
+                        last.1 += n;
+                    } else {
+                        ways.push((value, n));
                     }
                 }
                 Some(ways)
@@ -394,6 +397,14 @@ pub fn monster_hit_dice(hd: HitDice) -> Dice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rolled_hit_points_below_one_count_as_one_in_their_ways() {
+        // 1d4−2: −1, 0 and 1 give 1 hit point (three ways), 2 gives 2.
+        let ways = HitPoints::Rolled(crate::dice::Dice::of(1, 4, -2)).ways();
+        assert_eq!(ways, Some(vec![(1, 3), (2, 1)]));
+        assert_eq!(HitPoints::Fixed(7).ways(), Some(vec![(7, 1)]));
+    }
 
     #[test]
     fn hit_points_follow_the_2e_dice_by_group() {

@@ -89,24 +89,28 @@ fn a_two_round_fight_has_its_hand_counted_odds() {
     for round in 1..=2 {
         let mut next = Vec::new();
         for ((ha, hv), q) in live {
-            for (first, pf) in [(0, 0.45), (1, 0.45), (2, 0.10)] {
+            for (first, pf) in [
+                (decide::Order::AttackerFirst, 0.45),
+                (decide::Order::VictimFirst, 0.45),
+                (decide::Order::Together, 0.10),
+            ] {
                 for (hit_a, pa) in [(true, a), (false, 1.0 - a)] {
                     for (hit_v, pv) in [(true, v), (false, 1.0 - v)] {
                         let (mut ha2, mut hv2) = (ha, hv);
                         match first {
-                            0 => {
+                            decide::Order::AttackerFirst => {
                                 hv2 -= i32::from(hit_a);
                                 if hv2 > 0 {
                                     ha2 -= i32::from(hit_v);
                                 }
                             }
-                            1 => {
+                            decide::Order::VictimFirst => {
                                 ha2 -= i32::from(hit_v);
                                 if ha2 > 0 {
                                     hv2 -= i32::from(hit_a);
                                 }
                             }
-                            _ => {
+                            decide::Order::Together => {
                                 hv2 -= i32::from(hit_a);
                                 ha2 -= i32::from(hit_v);
                             }

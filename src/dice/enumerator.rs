@@ -41,11 +41,32 @@ struct Branch {
     options: u32,
     ways: Vec<(usize, u128)>,
     total: u128,
+    /// The path's numerator and denominator up to this branch with the option taken (`None`: beyond a
+    /// `u128`): kept along the path so that a leaf reads its probability rather than multiplying the whole
+    /// path again.
+    upto: (Option<u128>, Option<u128>),
 }
 
 impl Branch {
     fn weight(&self) -> u128 {
         self.ways.get(self.taken as usize - 1).map_or(1, |w| w.1)
+    }
+}
+
+/// A path's numerator and denominator so far, the empty path's being 1/1.
+fn upto(path: &[Branch]) -> (Option<u128>, Option<u128>) {
+    path.last().map_or((Some(1), Some(1)), |b| b.upto)
+}
+
+impl Enumerator {
+    /// Adds branch `b` (its option the first) to the path.
+    fn push(&mut self, mut b: Branch) {
+        let (n, d) = upto(&self.path);
+        b.upto = (
+            n.and_then(|n| n.checked_mul(b.weight())),
+            d.and_then(|d| d.checked_mul(b.total)),
+        );
+        self.path.push(b);
     }
 }
 
@@ -105,12 +126,7 @@ impl Enumerator {
             e.tied = false;
             let out = trial(&mut e);
             e.path.truncate(e.depth);
-            let product = |factor: fn(&Branch) -> u128| {
-                e.path
-                    .iter()
-                    .try_fold(1u128, |p, b| p.checked_mul(factor(b)))
-            };
-            match (product(Branch::weight), product(|b| b.total)) {
+            match upto(&e.path) {
                 // A path whose probability a `u128` cannot hold: the walk is not exact.
                 (None, _) | (_, None) => e.inexact = true,
                 (Some(numerator), Some(denominator)) if e.tied => {
@@ -131,6 +147,10 @@ impl Enumerator {
                     }
                     Some(b) if b.taken < b.options => {
                         b.taken += 1;
+                        let at = e.path.len() - 1;
+                        let (n, _) = upto(&e.path[..at]);
+                        let b = &mut e.path[at];
+                        b.upto.0 = n.and_then(|n| n.checked_mul(b.weight()));
                         break;
                     }
                     Some(_) => {
@@ -157,11 +177,12 @@ impl Enumerator {
                     }
                 }
             }
-            self.path.push(Branch {
+            self.push(Branch {
                 taken: 1,
                 options: ways.len() as u32,
                 ways,
                 total: u128::from(outcomes),
+                upto: (None, None),
             });
         }
         let b = &self.path[self.depth];
@@ -185,11 +206,12 @@ impl Enumerator {
 impl Roller for Enumerator {
     fn die(&mut self, sides: u32) -> u32 {
         if self.depth == self.path.len() {
-            self.path.push(Branch {
+            self.push(Branch {
                 taken: 1,
                 options: sides,
                 ways: Vec::new(),
                 total: u128::from(sides),
+                upto: (None, None),
             });
         }
         let face = self.path[self.depth].taken;
@@ -237,6 +259,7 @@ impl Roller for Enumerator {
                         options: ways.len() as u32,
                         total: total / common,
                         ways,
+                        upto: (None, None),
                     }
                 }
                 None => {
@@ -247,10 +270,11 @@ impl Roller for Enumerator {
                         options: 1,
                         ways: vec![(0, 1)],
                         total: 1,
+                        upto: (None, None),
                     }
                 }
             };
-            self.path.push(branch);
+            self.push(branch);
         }
         let b = &self.path[self.depth];
         self.depth += 1;

@@ -7,9 +7,9 @@
 //! points left and temporary damage, stun, knock-down, pin, hold, the weapon in hand, the wrestling bout,
 //! the countdown to healing, and the round's parity for 3/2 attacks). Those states are few; each one's round
 //! is walked once, die by die, by the [`Enumerator`] through `FightPlan::round` (or, for a plain fight, the
-//! plain round's dice once per parity through `FightPlan::plain_roll`, which no state changes), and the
-//! distribution over states is carried forward to `max_rounds`. Rolled hit points enter as their
-//! distribution.
+//! plain round's dice once per parity through `FightPlan::plain_roll`, which no state changes), kept as a row
+//! of leads between numbered states, and the distribution over states is carried forward to `max_rounds`.
+//! Rolled hit points enter as their distribution.
 //!
 //! Every transition probability is an exact fraction of the dice; the chain multiplies and adds them as
 //! `f64`, so a value is exact to the last few digits of a double (the sums carry a relative error of about
@@ -24,18 +24,23 @@ use super::plain::PlainRoll;
 use super::{ATTACKER, FightOutcome, FightPlan, OpeningPlan, VICTIM};
 use crate::dice::{Dice, Enumerator, Roller};
 
-/// The most states an exact fight may hold at once, carried from one round to the next or walked and kept:
-/// 2^21, about two million.
+/// The most states an exact fight may meet: 2^21, about two million.
 ///
-/// Why this many: each state walked is kept with its round's results (a few hundred bytes to a few
-/// kilobytes), so the bound keeps an exact fight within a few gigabytes at worst; the shipped fight studies
-/// hold at most some tens of thousands a point.
+/// Why this many: each state met is kept, numbered, with its round's leads (see [`MAX_LEADS`]), so the bound
+/// keeps an exact fight within a few hundred megabytes of states; the shipped fight studies meet at most some
+/// hundreds of thousands a point.
 pub const MAX_STATES: usize = 1 << 21;
 
 /// The most paths of dice an exact fight walks over all its states' rounds: 2^27, about 130 million, half
 /// a minute of walking on an ordinary core (a path of a round costs about 200 ns). A fight of stuns and
 /// holds against an armed man at higher levels walks more and is refused when it reaches the bound.
 pub const MAX_PATHS: u64 = 1 << 27;
+
+/// The most leads an exact fight keeps: 2^25, about 34 million, 400 MB. A lead is one result of one state's
+/// round (where it goes and how likely), kept so that the round is walked once however often the state is
+/// carried. Past the bound, a state's round is walked each time the state is carried, as a chain that kept
+/// nothing would.
+pub const MAX_LEADS: usize = 1 << 25;
 
 /// A state less likely than this after a round is left out of the chain, its probability counted in
 /// [`ExactFight::dropped`].
@@ -126,8 +131,10 @@ pub enum NoExactFight {
 pub struct ExactFight {
     /// Every outcome a fight can have, with its probability (they add up to 1).
     pub outcomes: Vec<(FightOutcome, f64)>,
-    /// The most states the chain held at once: carried from one round to the next, or walked and kept.
+    /// The states the chain met (each kept with its round's leads), or walked as a shortcut's stand-in.
     pub states: usize,
+    /// The leads kept: one per result of each state's round (see [`MAX_LEADS`]).
+    pub leads: usize,
     /// Distinct rounds walked die by die (a state and a parity), or state-and-dice landings of a plain
     /// fight.
     pub transitions: u64,
@@ -293,7 +300,8 @@ impl Roller for Weighed<'_> {
 /// The chain's bookkeeping: states met, rounds walked and their results, paths walked.
 #[derive(Default)]
 pub(super) struct Walker {
-    /// Each walked state's round by parity and kind (plain or not), walked once.
+    /// Each shortcut stand-in's round by parity and kind (plain or not), walked once for every state it
+    /// stands in for.
     rounds: HashMap<(State, u32, bool), Walked>,
     /// The most states carried from one round to the next.
     most: usize,
@@ -363,6 +371,80 @@ impl Walker {
     }
 }
 
+/// How a chain walks: as fast as it can, or without one of its shortcuts, the proof of that shortcut.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Walking {
+    /// Walk a side that cannot fall this round once for all his hit points ([`FightPlan::transition`]).
+    pub(super) shortcut: bool,
+    /// Walk odd and even rounds apart even when no side's attacks change with the parity.
+    pub(super) by_parity: bool,
+    /// The most leads kept ([`MAX_LEADS`]).
+    pub(super) max_leads: usize,
+}
+
+impl Walking {
+    /// Every shortcut.
+    pub(super) const FAST: Walking = Walking {
+        shortcut: true,
+        by_parity: false,
+        max_leads: MAX_LEADS,
+    };
+}
+
+/// An ending's place among the leads: a lead of `ENDS + k` ends the fight with outcome `k`, any lower one
+/// goes on to that state.
+const ENDS: u32 = 1 << 31;
+
+/// The states of a chain by number, and each state's round (per parity) as a row of leads.
+///
+/// Why numbers: a state's round is walked once, but its results land every round the state is carried; a
+/// landing by number is an addition into an array, where by state it is a hash and a compare of the whole
+/// state (about half the chain's time when states were carried by value).
+#[derive(Default)]
+struct Chain {
+    ids: HashMap<State, u32>,
+    states: Vec<State>,
+    outcome_ids: HashMap<FightOutcome, u32>,
+    /// The outcomes of the leads, their `rounds` at 0 (the round they end in is the chain's).
+    outcomes: Vec<FightOutcome>,
+    /// Each state's row of leads by parity, as a range of `to` and `p`, once walked.
+    rows: Vec<[Option<(usize, usize)>; 2]>,
+    to: Vec<u32>,
+    p: Vec<f64>,
+    /// The next round's probability by state.
+    next: Vec<f64>,
+    /// This round's probability of ending by outcome.
+    ended: Vec<f64>,
+}
+
+impl Chain {
+    /// The number of state `s`, numbered when first met.
+    fn state(&mut self, s: State) -> u32 {
+        *self.ids.entry(s).or_insert_with(|| {
+            self.states.push(s);
+            self.rows.push([None; 2]);
+            (self.states.len() - 1) as u32
+        })
+    }
+
+    /// Keeps a lead of the row being walked.
+    fn lead(&mut self, result: Next, q: f64) {
+        let to = match result {
+            Next::Goes(s) => self.state(s),
+            Next::Ends(over) => {
+                let over = FightOutcome { rounds: 0, ..over };
+                ENDS + *self.outcome_ids.entry(over).or_insert_with(|| {
+                    self.outcomes.push(over);
+                    self.ended.push(0.0);
+                    (self.outcomes.len() - 1) as u32
+                })
+            }
+        };
+        self.to.push(to);
+        self.p.push(q);
+    }
+}
+
 /// Adds `p` to `key`'s sum.
 fn add<K: std::hash::Hash + Eq>(sums: &mut HashMap<K, f64>, key: K, p: f64) {
     *sums.entry(key).or_insert(0.0) += p;
@@ -382,15 +464,14 @@ impl FightPlan {
 
     /// The exact fight: every outcome with its probability, or why there is none.
     pub fn exact(&self) -> Result<ExactFight, NoExactFight> {
-        self.exact_walking(false)
+        self.exact_walking(Walking::FAST)
     }
 
-    /// [`FightPlan::exact`], every state walked with its own numbers when `direct` (the proof of
-    /// [`FightPlan::transition`]'s shortcut).
-    pub(super) fn exact_walking(&self, direct: bool) -> Result<ExactFight, NoExactFight> {
+    /// [`FightPlan::exact`] walked as `how` says (its proofs walk without a shortcut).
+    pub(super) fn exact_walking(&self, how: Walking) -> Result<ExactFight, NoExactFight> {
         self.exact_check()?;
         let mut w = Walker {
-            direct,
+            direct: !how.shortcut,
             ..Walker::default()
         };
         let mut ends: HashMap<FightOutcome, f64> = HashMap::default();
@@ -440,37 +521,94 @@ impl FightPlan {
             ]),
             None => None,
         };
+        let parities = if how.by_parity || self.parity_matters() {
+            2
+        } else {
+            1
+        };
+        let mut chain = Chain::default();
+        let mut live = Vec::new();
+        let mut on = Vec::new();
+        for (s, p) in states {
+            let id = chain.state(s);
+            on.resize(chain.states.len(), 0.0);
+            on[id as usize] += p;
+            live.push(id);
+        }
+        chain.next.resize(chain.states.len(), 0.0);
         for round in 1..=self.max_rounds {
-            if states.is_empty() {
+            if live.is_empty() {
                 break;
             }
-            let parity = round % 2;
-            let mut next: HashMap<State, f64> = HashMap::default();
-            w.meet(states.len())?;
-            for (s, p) in states {
+            let parity = round % parities;
+            live.sort_unstable();
+            live.dedup();
+            w.meet(live.len().max(chain.states.len()))?;
+            let mut next_live = Vec::new();
+            for &id in &live {
+                let p = std::mem::take(&mut on[id as usize]);
                 if p < NEGLIGIBLE {
                     dropped += p;
                     continue;
                 }
-                let (f, _, _) = s.before(round);
-                let rolls = match &plain {
-                    Some(rolls) if !f[ATTACKER].down() => Some(&rolls[parity as usize][..]),
-                    Some(_) | None => None,
+                let (from, to, kept) = match chain.rows[id as usize][parity as usize] {
+                    Some((from, to)) => (from, to, true),
+                    None => {
+                        let s = chain.states[id as usize];
+                        let (f, _, _) = s.before(round);
+                        let rolls = match &plain {
+                            Some(rolls) if !f[ATTACKER].down() => Some(&rolls[parity as usize][..]),
+                            Some(_) | None => None,
+                        };
+                        let from = chain.to.len();
+                        self.transition(&s, parity, rolls, &mut w, |result, q| {
+                            chain.lead(result, q)
+                        })?;
+                        let to = chain.to.len();
+                        let kept = to <= how.max_leads;
+                        if kept {
+                            chain.rows[id as usize][parity as usize] = Some((from, to));
+                        }
+                        on.resize(chain.states.len(), 0.0);
+                        chain.next.resize(chain.states.len(), 0.0);
+                        (from, to, kept)
+                    }
                 };
-                self.transition(&s, parity, rolls, &mut w, |result, q| match result {
-                    Next::Goes(s) => add(&mut next, s, p * q),
-                    Next::Ends(over) => add(
-                        &mut ends,
-                        FightOutcome {
-                            rounds: round,
-                            ..over
-                        },
-                        p * q,
-                    ),
-                })?;
+                for (&to, &q) in chain.to[from..to].iter().zip(&chain.p[from..to]) {
+                    match to.checked_sub(ENDS) {
+                        Some(end) => chain.ended[end as usize] += p * q,
+                        None => {
+                            let mass = &mut chain.next[to as usize];
+                            if *mass == 0.0 {
+                                next_live.push(to);
+                            }
+                            *mass += p * q;
+                        }
+                    }
+                }
+                if !kept {
+                    chain.to.truncate(from);
+                    chain.p.truncate(from);
+                }
             }
-            states = next;
+            for (over, mass) in chain.outcomes.iter().zip(&mut chain.ended) {
+                if *mass > 0.0 {
+                    let over = FightOutcome {
+                        rounds: round,
+                        ..*over
+                    };
+                    add(&mut ends, over, std::mem::take(mass));
+                }
+            }
+            std::mem::swap(&mut on, &mut chain.next);
+            live = next_live;
         }
+        live.sort_unstable();
+        live.dedup();
+        let states: Vec<(State, f64)> = live
+            .iter()
+            .map(|&id| (chain.states[id as usize], on[id as usize]))
+            .collect();
         // Still fighting after the last round: a timeout, or the side left standing wins.
         w.meet(states.len())?;
         for (s, p) in states {
@@ -495,11 +633,25 @@ impl FightPlan {
         });
         Ok(ExactFight {
             outcomes,
-            states: w.most.max(w.rounds.len()),
+            states: w.most.max(w.rounds.len()).max(chain.states.len()),
+            leads: chain.to.len(),
             transitions: w.transitions,
             paths: w.paths,
             dropped,
         })
+    }
+
+    /// Whether a round's parity changes it: a side with 3/2 attacks strikes twice in every second round.
+    /// When no side has them, every round is walked as one of parity 0.
+    fn parity_matters(&self) -> bool {
+        let differs = |n: &[u32; 2]| n[0] != n[1];
+        self.sides
+            .iter()
+            .any(|s| differs(&s.attacks) || differs(&s.first_pass))
+            || self
+                .plain
+                .as_ref()
+                .is_some_and(|plain| plain.iter().any(|s| differs(&s.attacks)))
     }
 
     /// Every way a round of `parity` can go from state `s`: its own walk, or, for a side whose hit points no
@@ -529,7 +681,7 @@ impl FightPlan {
             if key == *s {
                 continue;
             }
-            let walked = self.walked(&key, parity, plain, w)?;
+            let walked = self.walked(&key, parity, plain, w, true)?;
             let safe = (0..2).all(|k| !stands[k] || s.f[k].left - walked.drop[k] > 0);
             if safe {
                 let moved: [[i32; 2]; 2] = std::array::from_fn(|k| {
@@ -557,7 +709,7 @@ impl FightPlan {
                 return Ok(());
             }
         }
-        for (next, q) in self.walked(s, parity, plain, w)?.results.iter() {
+        for (next, q) in self.walked(s, parity, plain, w, false)?.results.iter() {
             each(*next, *q);
         }
         Ok(())
@@ -576,13 +728,16 @@ impl FightPlan {
         key
     }
 
-    /// The walk of state `s`'s round of `parity` (plain when `plain` gives the plain round's dice), once.
+    /// The walk of state `s`'s round of `parity` (plain when `plain` gives the plain round's dice), kept
+    /// for the next call when `keep` (a shortcut's stand-in, shared by many states; a state's own walk is
+    /// asked for once, as its chain's row is kept).
     fn walked(
         &self,
         s: &State,
         parity: u32,
         plain: Option<&[(PlainRoll, f64)]>,
         w: &mut Walker,
+        keep: bool,
     ) -> Result<Walked, NoExactFight> {
         if let Some(known) = w.rounds.get(&(*s, parity, plain.is_some())) {
             return Ok(known.clone());
@@ -591,8 +746,10 @@ impl FightPlan {
             Some(rolls) => self.plain_landings(s, rolls, parity, w)?,
             None => self.general_round(s, parity, w)?,
         };
-        w.rounds
-            .insert((*s, parity, plain.is_some()), walked.clone());
+        if keep {
+            w.rounds
+                .insert((*s, parity, plain.is_some()), walked.clone());
+        }
         Ok(walked)
     }
 

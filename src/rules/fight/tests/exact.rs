@@ -308,19 +308,77 @@ fn a_side_that_cannot_fall_this_round_is_walked_once_for_all_his_hit_points() {
     ];
     for (a, v, style, intent) in cases {
         let p = plan(a, v, style, intent, 8);
-        let (fast, direct) = (p.exact().unwrap(), p.exact_walking(true).unwrap());
+        let direct = chain::Walking {
+            shortcut: false,
+            ..chain::Walking::FAST
+        };
+        let (fast, direct) = (p.exact().unwrap(), p.exact_walking(direct).unwrap());
         assert!(
             fast.transitions < direct.transitions,
             "{a} / {v}: no shortcut taken"
         );
-        let direct: std::collections::HashMap<_, _> = direct.outcomes.into_iter().collect();
-        assert_eq!(fast.outcomes.len(), direct.len(), "{a} / {v}");
-        for (o, q) in &fast.outcomes {
-            assert!(
-                (q - direct[o]).abs() < 1e-13,
-                "{a} / {v}: {o:?} {q} against {}",
-                direct[o]
-            );
-        }
+        same_outcomes(&fast, &direct, &format!("{a} / {v}"));
+    }
+}
+
+/// Holds two chains' outcomes equal within 10^-13.
+fn same_outcomes(x: &ExactFight, y: &ExactFight, what: &str) {
+    let y: std::collections::HashMap<_, _> = y.outcomes.iter().copied().collect();
+    assert_eq!(x.outcomes.len(), y.len(), "{what}");
+    for (o, q) in &x.outcomes {
+        assert!(
+            (q - y[o]).abs() < 1e-13,
+            "{what}: {o:?} {q} against {}",
+            y[o]
+        );
+    }
+}
+
+#[test]
+fn a_round_whose_parity_changes_nothing_is_walked_once_and_rows_past_the_bound_land_the_same() {
+    // A fight where no side strikes 3/2 walks every round as an even one; against one that walks odd and
+    // even rounds apart, and against one that keeps no row of leads (each state's round walked whenever it
+    // is carried), every outcome has the same probability. A warrior of 3/2 attacks is walked by parity.
+    let brawler = "class = \"fighter\"\nlevel = 2\nstrength = 17\nhp = 12";
+    let guard = "class = \"fighter\"\nlevel = 3\nweapon = \"long sword\"\nhp = 10";
+    let warrior = "class = \"fighter\"\nlevel = 7\nweapon = \"dagger\"\nhp = 16";
+    let cases: [(&str, &str, Option<Style>, Intent, bool); 4] = [
+        (
+            KNIGHT,
+            "monster = \"orc\"\nhp = 9",
+            None,
+            Intent::Subdue,
+            false,
+        ),
+        (brawler, guard, Some(Style::Punch), Intent::Lethal, false),
+        (brawler, guard, Some(Style::Wrestle), Intent::Subdue, false),
+        (warrior, guard, None, Intent::Lethal, true),
+    ];
+    for (a, v, style, intent, three_halves) in cases {
+        let p = plan(a, v, style, intent, 12);
+        let what = format!("{a} / {v}");
+        let fast = p.exact().unwrap();
+        let by_parity = p
+            .exact_walking(chain::Walking {
+                by_parity: true,
+                ..chain::Walking::FAST
+            })
+            .unwrap();
+        let unkept = p
+            .exact_walking(chain::Walking {
+                max_leads: 0,
+                ..chain::Walking::FAST
+            })
+            .unwrap();
+        assert_eq!(
+            fast.transitions < by_parity.transitions,
+            !three_halves,
+            "{what}: walked by parity {} against {}",
+            fast.transitions,
+            by_parity.transitions
+        );
+        assert!(fast.leads > 0 && unkept.leads == 0, "{what}");
+        same_outcomes(&fast, &by_parity, &what);
+        same_outcomes(&fast, &unkept, &what);
     }
 }

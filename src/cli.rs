@@ -39,8 +39,8 @@ enum Command {
         #[arg(long)]
         exact: bool,
     },
-    /// Compute the exact value of every summary metric of single actions and one-on-one fights:
-    /// DIR/<stem>/exact.csv.
+    /// Compute the exact value of every summary metric and distribution of single actions and one-on-one
+    /// fights: DIR/<stem>/exact.csv and exact-distributions.csv.
     Exact {
         /// Scenario files.
         #[arg(required = true)]

@@ -1,10 +1,12 @@
-//! `summary.csv`, `distributions.csv`, `differences.csv`, `flips.csv`, `exemplars.csv` and `tune.csv` as
+//! `summary.csv`, `distributions.csv`, `differences.csv`, `flips.csv`, `exemplars.csv` and `tune.csv` (and
+//! `subdual exact`'s `exact-distributions.csv`) as
 //! docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
 //! floats in Rust's shortest round-trip form, counts as integers, empty cells for missing numbers.
 
 use crate::export::{ExportError, Exporter, File, StudyResults, Written};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
+use crate::stats::exact::ExactDistribution;
 use crate::stats::metrics;
 use crate::study::exemplars::Exemplar;
 use crate::study::flips::FlipRow;
@@ -154,6 +156,31 @@ pub fn distributions_csv(
                     value.to_string(),
                     count.to_string(),
                     (count as f64 / total as f64).to_string(),
+                ]);
+                w.write_record(&row)?;
+            }
+        }
+    }
+    finish(w)
+}
+
+/// `exact-distributions.csv`: as `distributions.csv`, every value a distribution can take with its exact
+/// probability, and no count (nothing was counted).
+pub fn exact_distributions_csv(
+    scenario: &Scenario,
+    summaries: &[PointSummary<'_>],
+    distributions: &[Option<Vec<ExactDistribution>>],
+) -> Result<Vec<u8>, ExportError> {
+    let mut w = writer();
+    w.write_record(header(scenario, &["metric", "value", "probability"]))?;
+    for (p, exact) in summaries.iter().zip(distributions) {
+        for d in exact.iter().flatten() {
+            for (value, probability) in &d.values {
+                let mut row = lead(p);
+                row.extend([
+                    d.metric.to_string(),
+                    value.to_string(),
+                    probability.to_string(),
                 ]);
                 w.write_record(&row)?;
             }
@@ -377,6 +404,17 @@ impl Exporter for DistributionsCsv {
     fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
         let bytes = distributions_csv(study.scenario, study.summaries, study.tallies)?;
         Ok(vec![("distributions.csv".to_string(), bytes)])
+    }
+}
+
+/// `exact-distributions.csv` (`subdual exact`).
+pub struct ExactDistributionsCsv;
+
+impl Exporter for ExactDistributionsCsv {
+    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+        let bytes =
+            exact_distributions_csv(study.scenario, study.summaries, study.exact_distributions)?;
+        Ok(vec![("exact-distributions.csv".to_string(), bytes)])
     }
 }
 

@@ -20,6 +20,7 @@ use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
+use crate::stats::exact::ExactDistribution;
 use crate::study::exemplars::Exemplar;
 use crate::study::flips::FlipRow;
 use crate::study::tuning::TunePoint;
@@ -67,6 +68,8 @@ pub struct StudyResults<'a> {
     pub run: &'a RunInfo,
     /// Whether exact values were computed and get their own columns.
     pub exact: bool,
+    /// Every point's exact distributions (`subdual exact`; empty for a run, `None` for a point without).
+    pub exact_distributions: &'a [Option<Vec<ExactDistribution>>],
 }
 
 /// The files made so far, in the order of the list walked, and their manifest.
@@ -129,8 +132,9 @@ pub const EXPORTERS: [&dyn Exporter; 10] = [
 ];
 
 /// Every file `subdual exact` adds to a study folder: the exact values, without tallies or charts.
-pub const EXACT_EXPORTERS: [&dyn Exporter; 3] = [
+pub const EXACT_EXPORTERS: [&dyn Exporter; 4] = [
     &csv::SummaryCsv("exact.csv"),
+    &csv::ExactDistributionsCsv,
     &csv::DifferencesCsv("exact-differences.csv"),
     &csv::TuneCsv("exact-tune.csv"),
 ];

@@ -1,5 +1,6 @@
-//! `subdual exact`: the exact value of every summary metric of single-action studies, added to their folders
-//! as exact.csv (and exact-differences.csv, exact-tune.csv). A run's report.html is kept as it was: it
+//! `subdual exact`: the exact value of every summary metric and distribution of single-action and one-on-one
+//! fight studies, added to their folders as exact.csv and exact-distributions.csv (and exact-differences.csv,
+//! exact-tune.csv). A run's report.html is kept as it was: it
 //! shows one run's tallies and differences, which this command does not have; `run --exact` writes a
 //! report with exact values (docs/scenarios.md "Outputs").
 
@@ -42,15 +43,23 @@ pub struct ExactWritten {
 pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> {
     let started = Started::now();
     let mut summaries: Vec<PointSummary<'_>> = Vec::with_capacity(scenario.points.len());
+    let mut distributions = Vec::with_capacity(scenario.points.len());
     for point in &scenario.points {
         let result = match &point.prepared {
-            Ok(p) => Ok(crate::stats::exact::exact(p, point.action).map_err(|why| {
-                RunError::Arguments(format!(
-                    "{}: no exact value: {why}; run it without `exact`",
-                    point_label(scenario, point)
-                ))
-            })?),
-            Err(reason) => Err(reason.to_string()),
+            Ok(p) => {
+                let exact = crate::stats::exact::exact_point(p, point.action).map_err(|why| {
+                    RunError::Arguments(format!(
+                        "{}: no exact value: {why}; run it without `exact`",
+                        point_label(scenario, point)
+                    ))
+                })?;
+                distributions.push(Some(exact.distributions));
+                Ok(exact.metrics)
+            }
+            Err(reason) => {
+                distributions.push(None);
+                Err(reason.to_string())
+            }
         };
         summaries.push(PointSummary {
             variant: &scenario.variants[point.variant],
@@ -87,6 +96,7 @@ pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> 
             run: &RunInfo::default(),
             // The exact values are the estimates here: no column of their own.
             exact: false,
+            exact_distributions: &distributions,
         },
         &EXACT_EXPORTERS,
     )?;

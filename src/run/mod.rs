@@ -517,6 +517,8 @@ fn finish<'s>(
             charts: charts.as_deref(),
             run: &run,
             exact: outputs.exact,
+            // A run writes no exact-distributions.csv.
+            exact_distributions: &[],
         },
         &EXPORTERS,
     )?;

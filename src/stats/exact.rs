@@ -12,7 +12,9 @@ use crate::rules::action::{Action, Prepared};
 use crate::rules::fight::{FightPlan, NoExactFight};
 use crate::rules::maneuver::{Counter, Hist, Maneuver, with_maneuver};
 use crate::stats::interval::Estimate;
-use crate::stats::metrics::{MetricValue, Record, Sink, Source, split, summary_table};
+use crate::stats::metrics::{
+    MetricValue, Record, Sink, Source, distribution_table, split, summary_table,
+};
 use crate::stats::tally::{COUNTERS, HISTOGRAMS};
 
 /// The most paths of dice an exact answer walks: 2^21, about two million.
@@ -289,12 +291,58 @@ fn weighted_mean(values: &BTreeMap<i64, u128>, f: impl Fn(i64) -> i64) -> Option
     (mass > 0).then(|| total as f64 / mass as f64)
 }
 
-/// The exact value of every summary metric of a single action at one point, or why there is none (a fight,
-/// or more paths or outcomes than [`check`] accepts, refused before any walk). Interval columns equal the
-/// value; `trials` is 0.
+/// The exact value of every summary metric of a single action or one-on-one fight at one point, or why there
+/// is none (a fight of several a side, more paths or outcomes than [`check`] accepts, refused before any
+/// walk, or a fight's chain past its bounds). Interval columns equal the value; `trials` is 0.
 pub fn exact(p: &Prepared, action: Action) -> Result<Vec<MetricValue>, NoExact> {
+    exact_point(p, action).map(|x| x.metrics)
+}
+
+/// A point's exact values: every summary metric and every distribution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactPoint {
+    /// The summary metrics, as [`exact`] gives them.
+    pub metrics: Vec<MetricValue>,
+    /// The distributions, as distributions.csv names them.
+    pub distributions: Vec<ExactDistribution>,
+}
+
+/// One distribution of a point, exactly: every value it can take with its probability among the trials
+/// where it exists (as distributions.csv's `probability`), ascending.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactDistribution {
+    /// Its name (`rounds`, `damage`, ...).
+    pub metric: &'static str,
+    /// Every value with its probability; empty when the outcome never exists.
+    pub values: Vec<(i64, f64)>,
+}
+
+/// The distributions of `action` from histograms of weights (ways of dice, or probabilities), each value's
+/// weight made a share of its histogram's.
+fn distributions<W: Copy>(
+    action: Action,
+    hists: &[BTreeMap<i64, W>; HISTOGRAMS],
+    weight: impl Fn(W) -> f64,
+) -> Vec<ExactDistribution> {
+    distribution_table(action)
+        .iter()
+        .map(|&(metric, h)| {
+            let total: f64 = hists[h.0].values().map(|&w| weight(w)).sum();
+            ExactDistribution {
+                metric,
+                values: hists[h.0]
+                    .iter()
+                    .map(|(&v, &w)| (v, weight(w) / total))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// [`exact`] with the point's distributions.
+pub fn exact_point(p: &Prepared, action: Action) -> Result<ExactPoint, NoExact> {
     if let Prepared::Fight(plan) = p {
-        return exact_fight(plan, action).map(|(metrics, _)| metrics);
+        return exact_fight(plan, action).map(|(x, _)| x);
     }
     let (w, tie) = walk(p)?;
     let fixed = p.fixed();
@@ -327,7 +375,11 @@ pub fn exact(p: &Prepared, action: Action) -> Result<Vec<MetricValue>, NoExact> 
             }
         })
         .collect();
-    Ok(metrics)
+    let distributions = distributions(action, &w.hists, |ways| ways as f64);
+    Ok(ExactPoint {
+        metrics,
+        distributions,
+    })
 }
 
 /// Probabilities of each counter and weighted values of each histogram of a fight's outcomes, in `f64`:
@@ -364,10 +416,7 @@ pub struct FightSize {
 
 /// The exact value of every summary metric of a one-on-one fight, carried round by round
 /// ([`FightPlan::exact`]), and what it took. Interval columns equal the value; `trials` is 0.
-pub fn exact_fight(
-    plan: &FightPlan,
-    action: Action,
-) -> Result<(Vec<MetricValue>, FightSize), NoExact> {
+pub fn exact_fight(plan: &FightPlan, action: Action) -> Result<(ExactPoint, FightSize), NoExact> {
     let fight = plan.exact()?;
     let mut mass = Mass::default();
     for (outcome, p) in &fight.outcomes {
@@ -409,8 +458,12 @@ pub fn exact_fight(
             }
         })
         .collect();
+    let distributions = distributions(action, &mass.hists, |p| p);
     Ok((
-        metrics,
+        ExactPoint {
+            metrics,
+            distributions,
+        },
         FightSize {
             states: fight.states,
             transitions: fight.transitions,
@@ -922,13 +975,12 @@ mod tests {
 
     #[test]
     fn a_fight_s_outcomes_add_up_to_one_and_its_metrics_to_their_parts() {
-        let fight = Prepared::new(
+        let fight = prepared(
             Action::Brawl,
-            &matchup("class = \"fighter\"\nhp = 6", "class = \"fighter\"\nhp = 5"),
+            "class = \"fighter\"\nhp = 6",
+            "class = \"fighter\"\nhp = 5",
             &RuleOptions::default(),
-            &ActionOptions::default(),
-        )
-        .unwrap();
+        );
         let m = exact(&fight, Action::Brawl).unwrap();
         let endings = [
             "p_attacker_wins",
@@ -942,5 +994,46 @@ mod tests {
         assert!((endings - 1.0).abs() < 1e-9, "{endings}");
         assert!(value(&m, "p_taken_alive") <= value(&m, "p_attacker_wins") + 1e-12);
         assert!(value(&m, "rounds") >= 1.0);
+    }
+
+    #[test]
+    fn a_points_exact_distributions_add_to_one_and_their_means_are_its_metrics() {
+        // A fight's `rounds` and a mugging's `ko_rounds`: each distribution's probabilities add to 1, and
+        // its mean is the summary metric of the same name.
+        let fight = prepared(
+            Action::Brawl,
+            "class = \"fighter\"\nhp = 6",
+            "class = \"fighter\"\nhp = 5",
+            &RuleOptions::default(),
+        );
+        let mug = prepared(
+            Action::Mug,
+            "class = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"",
+            "monster = \"ogre\"\naware = false",
+            &RuleOptions::default(),
+        );
+        for (p, action, name) in [
+            (&fight, Action::Brawl, "rounds"),
+            (&mug, Action::Mug, "ko_rounds"),
+        ] {
+            let x = exact_point(p, action).unwrap();
+            let d = x
+                .distributions
+                .iter()
+                .find(|d| d.metric == name)
+                .unwrap_or_else(|| panic!("{name}"));
+            let total: f64 = d.values.iter().map(|v| v.1).sum();
+            let mean: f64 = d.values.iter().map(|&(v, q)| v as f64 * q).sum();
+            assert!((total - 1.0).abs() < 1e-12, "{name}: {total}");
+            let want = value(&x.metrics, name);
+            assert!(
+                (mean - want).abs() < 1e-9 * want,
+                "{name}: {mean} against {want}"
+            );
+            assert!(
+                d.values.windows(2).all(|w| w[0].0 < w[1].0),
+                "{name} ascending"
+            );
+        }
     }
 }

@@ -336,7 +336,7 @@ pub fn kind_of(action: Action, metric: &str) -> Option<&'static str> {
 }
 
 /// The distributions of an action, by histogram.
-fn distribution_table(action: Action) -> Distributions {
+pub(crate) fn distribution_table(action: Action) -> Distributions {
     match action {
         Action::Mug => mugging::DISTRIBUTIONS,
         Action::Sap => sap::DISTRIBUTIONS,

@@ -233,7 +233,7 @@ pub struct TunePoint {
     pub evaluated: BTreeMap<usize, Eval>,
     /// The answer.
     pub answer: Answer,
-    /// The exact best value's index and the exact metric there (`--exact`, single actions).
+    /// The exact best value's index and the exact metric there (`--exact`).
     pub exact: Option<(usize, f64)>,
 }
 
@@ -440,9 +440,9 @@ fn solve_one(
         .collect()
 }
 
-/// The exact answer at one row of a single-action tune: the value closest to the exact target and the
-/// exact metric there. `None` for fights, or where the target or a candidate's dice cannot be counted
-/// exactly.
+/// The exact answer at one row of a tune: the value closest to the exact target and the exact metric there.
+/// `None` where the target or a candidate has no exact value (a fight of several a side, dice too many to
+/// count, a fight's chain past its bounds).
 pub fn exact_best(scenario: &Scenario, tune: &Tune, row: usize) -> Option<(usize, f64)> {
     let point = exact_point(scenario, tune, row);
     let eligible = tune.rows[row]
@@ -457,7 +457,7 @@ pub fn exact_best(scenario: &Scenario, tune: &Tune, row: usize) -> Option<(usize
     Some((best, point.evaluated.get(&best)?.value.estimate?))
 }
 
-/// Every tune of a single-action scenario solved exactly (`exact_point` at every row).
+/// Every tune of a scenario solved exactly (`exact_point` at every row).
 pub fn solve_exact(scenario: &Scenario) -> Vec<Vec<TunePoint>> {
     scenario
         .tunes

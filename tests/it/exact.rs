@@ -267,6 +267,33 @@ fn the_exact_command_solves_a_one_on_one_fight() {
     .sum();
     assert!((endings - 1.0).abs() < 1e-9, "{csv}");
     assert!(value("rounds") >= 1.0 && value("rounds") <= 20.0);
+    // exact-distributions.csv: the rounds of the fight, adding to 1, their mean the metric.
+    let distributions = read(&out.join("fight").join("exact-distributions.csv"));
+    let mut lines = distributions.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(
+        header[header.len() - 3..],
+        ["metric", "value", "probability"],
+        "{distributions}"
+    );
+    let rounds: Vec<(f64, f64)> = lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|l| l[l.len() - 3] == "rounds")
+        .map(|l| {
+            (
+                l[l.len() - 2].parse().unwrap(),
+                l[l.len() - 1].parse().unwrap(),
+            )
+        })
+        .collect();
+    let total: f64 = rounds.iter().map(|r| r.1).sum();
+    let mean: f64 = rounds.iter().map(|r| r.0 * r.1).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{distributions}");
+    assert!(
+        (mean - value("rounds")).abs() < 1e-9,
+        "{mean} against {}",
+        value("rounds")
+    );
     // `check --exact` says how many states the chain meets.
     let o = subdual(["check".as_ref(), "--exact".as_ref(), file.as_os_str()]);
     assert_success(&o);
@@ -524,4 +551,52 @@ fn exact_fight_sizes() {
             started.elapsed().as_secs_f64()
         );
     }
+}
+
+#[test]
+fn a_tune_over_a_fight_finds_its_exact_answer() {
+    // A punching brawl, the victim's hit points tuned until the attacker wins half the time. The exact best
+    // value is the swept point whose exact p_attacker_wins (`subdual exact` over the same values) is closest
+    // to 0.5, and `run --exact`'s tune.csv and `exact`'s exact-tune.csv both give it.
+    let scratch = Scratch::new("tune_fight_exact");
+    let out = scratch.out();
+    let base = "action = \"brawl\"\ntrials = 4000\nseed = 5\n\
+        action_options = { style = \"punch\", max_rounds = 30 }\n\
+        [attacker]\nclass = \"fighter\"\nlevel = 2\nhp = 8\n\
+        [victim]\nclass = \"fighter\"\nlevel = 2\nhp = 6\n";
+    let swept = scratch.write(
+        "swept.toml",
+        format!("{base}[sweep]\n\"victim.hp\" = {{ from = 5, to = 11 }}\n"),
+    );
+    let tuned = scratch.write(
+        "tuned.toml",
+        format!(
+            "{base}[[tune]]\nparameter = \"victim.hp\"\nrange = {{ from = 5, to = 11 }}\n\
+             metric = \"p_attacker_wins\"\ntarget = 0.5\n"
+        ),
+    );
+    assert_success(&exact_command(&swept, &out));
+    let e = Csv::read(&out.join("swept").join("exact.csv"));
+    let (hp, metric, estimate) = (e.col("victim.hp"), e.col("metric"), e.col("estimate"));
+    let wins: Vec<(String, f64)> = e
+        .rows
+        .iter()
+        .filter(|r| r[metric] == "p_attacker_wins")
+        .map(|r| (r[hp].clone(), r[estimate].parse().unwrap()))
+        .collect();
+    assert_eq!(wins.len(), 7);
+    let best = wins
+        .iter()
+        .min_by(|a, b| (a.1 - 0.5).abs().total_cmp(&(b.1 - 0.5).abs()))
+        .unwrap();
+    let o = run_quiet(&tuned, &out, &["--exact", "--no-charts"]);
+    assert_success(&o);
+    let t = Csv::read(&out.join("tuned").join("tune.csv"));
+    assert_eq!(t.rows.len(), 1);
+    assert_eq!(t.rows[0][t.col("exact_best_value")], best.0);
+    let exact: f64 = t.rows[0][t.col("exact")].parse().unwrap();
+    assert!((exact - best.1).abs() < 1e-12, "{exact} against {best:?}");
+    assert_success(&exact_command(&tuned, &out));
+    let x = Csv::read(&out.join("tuned").join("exact-tune.csv"));
+    assert_eq!(x.rows[0][x.col("best_value")], best.0);
 }

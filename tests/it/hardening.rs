@@ -339,6 +339,7 @@ fn a_run_writes_the_folder_afresh() {
         listing(&dir),
         [
             "distributions.csv",
+            "exact-distributions.csv",
             "exact.csv",
             "manifest.json",
             "report.html",

@@ -431,20 +431,31 @@ impl Drop for Bar {
     }
 }
 
-impl Watch for Terminal {
-    fn progress(&self, total: u64, label: &str) -> Box<dyn run::Progress + '_> {
+impl Terminal {
+    /// A bar of `total` steps counted in `unit`, hidden when quiet or when standard error is not a terminal.
+    fn bar(&self, total: u64, label: &str, unit: &str) -> Box<dyn run::Progress + '_> {
         let quiet = self.0;
         if quiet || !io::stderr().is_terminal() {
             return Box::new(Bar(ProgressBar::hidden()));
         }
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(
-            "{prefix} [{bar:40}] {percent:>3}% {human_pos}/{human_len} trials, {per_sec}, eta {eta}",
-        ) {
+        if let Ok(style) = ProgressStyle::with_template(&format!(
+            "{{prefix}} [{{bar:40}}] {{percent:>3}}% {{human_pos}}/{{human_len}} {unit}, {{per_sec}}, eta {{eta}}"
+        )) {
             bar.set_style(style.progress_chars("=> "));
         }
         bar.set_prefix(label.to_string());
         Box::new(Bar(bar))
+    }
+}
+
+impl Watch for Terminal {
+    fn progress(&self, total: u64, label: &str) -> Box<dyn run::Progress + '_> {
+        self.bar(total, label, "trials")
+    }
+
+    fn points(&self, total: u64, label: &str) -> Box<dyn run::Progress + '_> {
+        self.bar(total, label, "points")
     }
 
     fn warn(&self, message: &str) {
@@ -525,6 +536,7 @@ fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
         args.shown.outputs(),
         command,
         started,
+        &Terminal(args.shown.quiet),
     )?;
     if !args.shown.quiet {
         study_done(out, &scenario, &written)?;

@@ -93,6 +93,11 @@ impl RunError {
 pub trait Watch: Sync {
     /// A count of `total` trials (0 when not known ahead) under `label`; it ends when dropped.
     fn progress(&self, total: u64, label: &str) -> Box<dyn Progress + '_>;
+    /// A count of `total` points (each a step of [`Progress::add`]) under `label`, such as the exact values
+    /// of a study's points; by default a count as [`Watch::progress`]'s.
+    fn points(&self, total: u64, label: &str) -> Box<dyn Progress + '_> {
+        self.progress(total, label)
+    }
     /// A warning, said at once (the message alone: the watcher marks it as a warning).
     fn warn(&self, message: &str);
 }
@@ -404,7 +409,15 @@ pub fn run<'s>(
         summaries,
         trials,
     };
-    finish(ran, &options.out, options.outputs, &simulate, run, started)
+    finish(
+        ran,
+        &options.out,
+        options.outputs,
+        &simulate,
+        watch,
+        run,
+        started,
+    )
 }
 
 /// Whether every headline metric's interval half-width is at most `target` (points without a value, such
@@ -444,6 +457,7 @@ fn finish<'s>(
     out: &Path,
     outputs: Outputs,
     candidates: &Candidates<'_>,
+    watch: &dyn Watch,
     mut run: RunInfo,
     started: Started,
 ) -> Result<Finished<'s>, RunError> {
@@ -454,7 +468,7 @@ fn finish<'s>(
         trials,
     } = ran;
     if outputs.exact {
-        add_exact(scenario, &mut summaries);
+        add_exact(scenario, &mut summaries, run.threads, watch)?;
     }
     let mut differences = study::differences(scenario, &results);
     if outputs.exact {
@@ -538,15 +552,54 @@ fn finish<'s>(
     })
 }
 
-/// Fills in the exact value of every metric of every single-action point.
-fn add_exact(scenario: &Scenario, summaries: &mut [PointSummary<'_>]) {
-    for (point, summary) in scenario.points.iter().zip(summaries.iter_mut()) {
-        let (Ok(prepared), Ok(metrics)) = (&point.prepared, &mut summary.result) else {
+/// Fills in the exact value of every metric of every point that has one, the points side by side on
+/// `threads` workers (a fight's chain can take seconds), counted on `watch`. The points refused by their
+/// shape were named before the run (`without_exact`); a fight whose chain passes its bounds is named now, in
+/// a warning. Their `exact` cells stay empty.
+fn add_exact(
+    scenario: &Scenario,
+    summaries: &mut [PointSummary<'_>],
+    threads: usize,
+    watch: &dyn Watch,
+) -> Result<(), RunError> {
+    use rayon::prelude::*;
+    let ran: Vec<bool> = summaries.iter().map(|s| s.result.is_ok()).collect();
+    let exact = {
+        let bar = watch.points(ran.len() as u64, &format!("{} exact", scenario.stem));
+        engine::with_threads(threads, || {
+            scenario
+                .points
+                .par_iter()
+                .zip(&ran)
+                .map(|(point, &ran)| {
+                    let exact = match &point.prepared {
+                        Ok(p) if ran => Some(crate::stats::exact::exact(p, point.action)),
+                        Ok(_) | Err(_) => None,
+                    };
+                    bar.add(1);
+                    exact
+                })
+                .collect::<Vec<_>>()
+        })
+        .map_err(|e| RunError::Threads(Some(e)))?
+    };
+    for ((point, summary), exact) in scenario.points.iter().zip(summaries.iter_mut()).zip(exact) {
+        let (Ok(prepared), Ok(metrics), Some(exact)) =
+            (&point.prepared, &mut summary.result, exact)
+        else {
             continue;
         };
-        // A point without one was named before the run (`without_exact`).
-        let Ok(exact) = crate::stats::exact::exact(prepared, point.action) else {
-            continue;
+        let exact = match exact {
+            Ok(exact) => exact,
+            Err(why) => {
+                if crate::stats::exact::check(prepared).is_ok() {
+                    watch.warn(&format!(
+                        "{}: no exact value: {why}; its exact cells stay empty",
+                        point_label(scenario, point)
+                    ));
+                }
+                continue;
+            }
         };
         for m in metrics.iter_mut() {
             m.exact = exact
@@ -555,6 +608,7 @@ fn add_exact(scenario: &Scenario, summaries: &mut [PointSummary<'_>]) {
                 .and_then(|e| e.exact);
         }
     }
+    Ok(())
 }
 
 /// What the terminal shows of the tunes after a run: per tune, what it solves for, then one line per point

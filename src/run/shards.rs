@@ -211,6 +211,7 @@ pub fn merge<'s>(
     outputs: Outputs,
     command: String,
     started: Started,
+    watch: &dyn Watch,
 ) -> Result<Finished<'s>, RunError> {
     let checked = &parts.checked;
     let work = shard::work(scenario, scenario.trials);
@@ -245,7 +246,7 @@ pub fn merge<'s>(
         summaries,
         trials: scenario.trials,
     };
-    finish(ran, out, outputs, &lookup, run, started)
+    finish(ran, out, outputs, &lookup, watch, run, started)
 }
 
 /// A merged shard as run.json lists it.

@@ -17,8 +17,8 @@
 mod after;
 mod chain;
 pub use chain::{
-    ExactFight, MAX_PATHS as MAX_EXACT_PATHS, MAX_STATES as MAX_EXACT_STATES, NEGLIGIBLE,
-    NoExactFight,
+    ExactFight, MAX_LEADS as MAX_EXACT_LEADS, MAX_PATHS as MAX_EXACT_PATHS,
+    MAX_STATES as MAX_EXACT_STATES, NEGLIGIBLE, NoExactFight,
 };
 mod decide;
 mod fighter;

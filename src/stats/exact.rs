@@ -410,6 +410,8 @@ pub struct FightSize {
     pub states: usize,
     /// Rounds walked (a state and a parity), or landings of a plain round's dice on a state.
     pub transitions: u64,
+    /// Leads kept: results of the states' rounds, kept so that each is walked once.
+    pub leads: usize,
     /// Paths of dice walked.
     pub paths: u64,
 }
@@ -467,6 +469,7 @@ pub fn exact_fight(plan: &FightPlan, action: Action) -> Result<(ExactPoint, Figh
         FightSize {
             states: fight.states,
             transitions: fight.transitions,
+            leads: fight.leads,
             paths: fight.paths,
         },
     ))

@@ -537,7 +537,7 @@ fn exact_fight_sizes() {
             let t = std::time::Instant::now();
             match subdual::stats::exact::exact_fight(plan, point.action) {
                 Ok((_, size)) => println!(
-                    "{} {} {:?}: {} states, {} transitions, {} paths, {:.2} s",
+                    "{} {} {:?}: {} states, {} transitions, {} leads, {} paths, {:.2} s",
                     s.stem,
                     s.variants[point.variant],
                     point
@@ -547,6 +547,7 @@ fn exact_fight_sizes() {
                         .collect::<Vec<_>>(),
                     size.states,
                     size.transitions,
+                    size.leads,
                     size.paths,
                     t.elapsed().as_secs_f64()
                 ),

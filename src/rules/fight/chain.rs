@@ -26,9 +26,10 @@ use crate::dice::{Dice, Enumerator, Roller};
 
 /// The most states an exact fight may meet: 2^21, about two million.
 ///
-/// Why this many: each state met is kept, numbered, with its round's leads (see [`MAX_LEADS`]), so the bound
-/// keeps an exact fight within a few hundred megabytes of states; the shipped fight studies meet at most some
-/// hundreds of thousands a point.
+/// Why this many: each state met is kept, numbered (about 200 bytes with its place in the chain), beside
+/// its round's leads (see [`MAX_LEADS`]), so the two bounds keep an exact fight within about a gigabyte
+/// (measured: 0.99 GB at the bound); the shipped fight studies meet at most some hundreds of thousands a
+/// point, but for their wrestling bouts, whose hold lengths are part of the state.
 pub const MAX_STATES: usize = 1 << 21;
 
 /// The most paths of dice an exact fight walks over all its states' rounds: 2^27, about 130 million, half
@@ -330,8 +331,8 @@ fn base_round(parity: u32) -> u32 {
 }
 
 impl Walker {
-    /// Counts `carried` states in a round, and the rounds walked so far: either over [`MAX_STATES`] stops
-    /// the chain.
+    /// Counts `carried` states (carried in a round, or met so far), and the stand-ins walked so far: either
+    /// over [`MAX_STATES`] stops the chain.
     fn meet(&mut self, carried: usize) -> Result<(), NoExactFight> {
         self.most = self.most.max(carried);
         let states = self.most.max(self.rounds.len());
@@ -564,6 +565,8 @@ impl FightPlan {
                         self.transition(&s, parity, rolls, &mut w, |result, q| {
                             chain.lead(result, q)
                         })?;
+                        // Counted at each walk, not once a round, so that memory stays near the bound.
+                        w.meet(chain.states.len())?;
                         let to = chain.to.len();
                         let kept = to <= how.max_leads;
                         if kept {

@@ -153,10 +153,15 @@ fn fights_simulate_their_exact_odds() {
 
 #[test]
 fn a_small_fight_simulates_its_exact_odds() {
-    // The fight machinery of the test above, at a size `cargo test` can afford.
-    let s = Scenario::parse("fight.toml", "fight", FIGHT.as_bytes()).unwrap();
-    let (z, at) = worst_z(&s, 20_000, 11);
-    assert!(z <= 4.5, "z = {z} at {at}");
+    // The fight machinery of the test above, at a size `cargo test` can afford: a brawl, and a sleeper
+    // sapped round after round before he wakes to fight.
+    for text in [FIGHT, SLEEPER] {
+        let s = Scenario::parse("fight.toml", "fight", text.as_bytes()).unwrap();
+        let prepared = s.points[0].prepared.as_ref().unwrap();
+        assert!(exact(prepared, s.action).is_ok(), "{text}");
+        let (z, at) = worst_z(&s, 20_000, 11);
+        assert!(z <= 4.5, "z = {z} at {at}");
+    }
 }
 
 /// How often, over `seeds` independent seeds of `trials` trials, the 95 % Wilson interval of `metric` at
@@ -191,6 +196,7 @@ fn coverage(text: &str, metric: &str, seeds: u64, trials: u64) -> f64 {
 const MUG: &str = "action = \"mug\"\n[attacker]\nclass = \"thief\"\nlevel = 9\nweapon = \"club\"\nposition = \"behind\"\n[victim]\nmonster = \"ogre\"\naware = false\n";
 const SAP: &str = "action = \"sap\"\n[attacker]\nclass = \"fighter\"\nlevel = 6\nstrength = 17\nweapon = \"club\"\n[victim]\nclass = \"fighter\"\nlevel = 2\nac = 5\n";
 const FIGHT: &str = "action = \"brawl\"\n[attacker]\nclass = \"fighter\"\nlevel = 2\nstrength = 17\nhp = \"2d6\"\n[victim]\nclass = \"thief\"\nweapon = \"dagger\"\nhp = \"1d6+2\"\n[action_options]\nstyle = \"punch\"\nmax_rounds = 20\n";
+const SLEEPER: &str = "action = \"brawl\"\n[attacker]\nclass = \"thief\"\nlevel = 5\nweapon = \"club\"\nhp = 10\n[victim]\nclass = \"fighter\"\nlevel = 2\nhp = 9\nstate = \"asleep\"\n[action_options]\nstyle = \"punch\"\nopening = \"sap\"\nmax_rounds = 20\n";
 const GRAB: &str = "action = \"grab_object\"\n[attacker]\nclass = \"fighter\"\nstrength = 16\n[victim]\nclass = \"fighter\"\nstrength = 15\nweapon = \"long sword\"\n";
 
 #[test]

@@ -15,13 +15,14 @@
 //! `f64`, so a value is exact to the last few digits of a double (the sums carry a relative error of about
 //! 10^-13 at most; a test holds the total to 1 within 10^-9).
 
+use std::collections::BTreeMap;
 use std::collections::HashMap as StdMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::fighter::{Fighter, KNOCKOUT_PENDING, NO_BOUT, PINNED, Slot};
 use super::plain::PlainRoll;
-use super::{ATTACKER, FightOutcome, FightPlan, OpeningPlan, VICTIM};
+use super::{ATTACKER, FightOutcome, FightPlan, OpeningPlan, Sapped, VICTIM};
 use crate::dice::{Dice, Enumerator, Roller};
 
 /// The most states an exact fight may meet: 2^21, about two million.
@@ -106,11 +107,6 @@ type HashMap<K, V> = StdMap<K, V, BuildHasherDefault<Quick>>;
 /// Why a fight has no exact value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum NoExactFight {
-    /// A sleeper sapped round after round: the opening is a chain of its own, not walked yet.
-    #[error(
-        "its opening saps a sleeper round after round, which the exact answer does not follow; run it without `exact`"
-    )]
-    SleeperSapped,
     /// Hit points whose outcomes do not fit a `u128`.
     #[error("its hit points have more outcomes than can be counted exactly")]
     TooManyOutcomes,
@@ -343,11 +339,11 @@ impl Walker {
     }
 
     /// Walks `trial` die by die, each path weighed by its contests, and adds each result's probability.
-    fn walk(
+    fn walk<K: std::hash::Hash + Eq>(
         &mut self,
-        mut trial: impl FnMut(&mut Weighed<'_>) -> Next,
-    ) -> Result<Vec<(Next, f64)>, NoExactFight> {
-        let mut sums: HashMap<Next, f64> = HashMap::default();
+        mut trial: impl FnMut(&mut Weighed<'_>) -> K,
+    ) -> Result<Vec<(K, f64)>, NoExactFight> {
+        let mut sums: HashMap<K, f64> = HashMap::default();
         let left = MAX_PATHS.saturating_sub(self.paths);
         let walk = Enumerator::walk_at_most(
             left,
@@ -446,6 +442,31 @@ impl Chain {
     }
 }
 
+/// Where an opening's path leads: the fight over, the fight begun in a round, or a sleeper asleep still.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Opened {
+    Ends(FightOutcome),
+    Begins(u32, State),
+    Sleeps(State),
+}
+
+impl Opened {
+    /// Adds probability `p` where this path leads.
+    fn land(
+        self,
+        p: f64,
+        ends: &mut HashMap<FightOutcome, f64>,
+        entering: &mut BTreeMap<u32, HashMap<State, f64>>,
+        sleeping: &mut HashMap<State, f64>,
+    ) {
+        match self {
+            Opened::Ends(over) => add(ends, over, p),
+            Opened::Begins(round, s) => add(entering.entry(round).or_default(), s, p),
+            Opened::Sleeps(s) => add(sleeping, s, p),
+        }
+    }
+}
+
 /// Adds `p` to `key`'s sum.
 fn add<K: std::hash::Hash + Eq>(sums: &mut HashMap<K, f64>, key: K, p: f64) {
     *sums.entry(key).or_insert(0.0) += p;
@@ -454,9 +475,6 @@ fn add<K: std::hash::Hash + Eq>(sums: &mut HashMap<K, f64>, key: K, p: f64) {
 impl FightPlan {
     /// Refuses, before any walk, a fight the chain does not follow.
     pub fn exact_check(&self) -> Result<(), NoExactFight> {
-        if let Some(OpeningPlan::Sap { asleep: true, .. }) = self.opening {
-            return Err(NoExactFight::SleeperSapped);
-        }
         for side in &self.sides {
             side.hp.ways().ok_or(NoExactFight::TooManyOutcomes)?;
         }
@@ -476,9 +494,9 @@ impl FightPlan {
             ..Walker::default()
         };
         let mut ends: HashMap<FightOutcome, f64> = HashMap::default();
-        let mut states: HashMap<State, f64> = HashMap::default();
         let mut dropped = 0.0;
-        // Before round 1: both fighters' hit points, then the opening, if any.
+        // Before round 1: both fighters' hit points, then the opening, if any: a mugging walked at once, a
+        // sap round by round while a sleeper sleeps on. Each state enters the fight in the round it begins.
         let hp = self.sides.each_ref().map(|side| {
             let ways = side.hp.ways().unwrap_or_default();
             let total: u128 = ways.iter().map(|w| w.1).sum();
@@ -487,32 +505,60 @@ impl FightPlan {
                 .collect::<Vec<_>>()
         });
         let heal_in = self.options.temp_heal_rounds;
+        let mut entering: BTreeMap<u32, HashMap<State, f64>> = BTreeMap::new();
+        let mut sleeping: HashMap<State, f64> = HashMap::default();
         for &(a, pa) in &hp[ATTACKER] {
             for &(v, pv) in &hp[VICTIM] {
                 let fresh = self.fresh([a, v]);
                 let p = pa * pv;
+                let first = State::after(&fresh, 0, heal_in, NO_BOUT);
                 match &self.opening {
-                    None => add(&mut states, State::after(&fresh, 0, heal_in, NO_BOUT), p),
-                    Some(opening) => {
-                        for (next, q) in w.walk(|e| {
+                    None => add(entering.entry(1).or_default(), first, p),
+                    Some(OpeningPlan::Sap { .. }) => add(&mut sleeping, first, p),
+                    Some(opening @ OpeningPlan::Mug(_)) => {
+                        for (opened, q) in w.walk(|e| {
                             let mut f = fresh;
                             match self.open(opening, &mut f, e) {
-                                Ok(over) => Next::Ends(self.bound(over, e)),
-                                Err(clock) => Next::Goes(State::after(
-                                    &f,
-                                    clock.round - 1,
-                                    clock.heal_in,
-                                    NO_BOUT,
-                                )),
+                                Ok(over) => Opened::Ends(self.bound(over, e)),
+                                Err(clock) => Opened::Begins(
+                                    clock.round,
+                                    State::after(&f, clock.round - 1, clock.heal_in, NO_BOUT),
+                                ),
                             }
                         })? {
-                            match next {
-                                Next::Goes(s) => add(&mut states, s, p * q),
-                                Next::Ends(over) => add(&mut ends, over, p * q),
-                            }
+                            opened.land(p * q, &mut ends, &mut entering, &mut sleeping);
                         }
                     }
                 }
+            }
+        }
+        if let Some(OpeningPlan::Sap { sap, asleep }) = &self.opening {
+            let mut round = 0;
+            while !sleeping.is_empty() {
+                w.meet(sleeping.len())?;
+                for (s, p) in std::mem::take(&mut sleeping) {
+                    if p < NEGLIGIBLE {
+                        dropped += p;
+                        continue;
+                    }
+                    let (f0, _, _) = s.before(round + 1);
+                    for (opened, q) in w.walk(|e| {
+                        let mut f = f0;
+                        match self.sap_once(sap, *asleep, &mut f, round, e) {
+                            Sapped::Over(over) => Opened::Ends(self.bound(over, e)),
+                            Sapped::Begins(clock) => Opened::Begins(
+                                clock.round,
+                                State::after(&f, clock.round - 1, clock.heal_in, NO_BOUT),
+                            ),
+                            Sapped::SleepsOn => {
+                                Opened::Sleeps(State::after(&f, round, heal_in, NO_BOUT))
+                            }
+                        }
+                    })? {
+                        opened.land(p * q, &mut ends, &mut entering, &mut sleeping);
+                    }
+                }
+                round += 1;
             }
         }
         let plain = match &self.plain {
@@ -529,16 +575,16 @@ impl FightPlan {
         };
         let mut chain = Chain::default();
         let mut live = Vec::new();
-        let mut on = Vec::new();
-        for (s, p) in states {
-            let id = chain.state(s);
-            on.resize(chain.states.len(), 0.0);
-            on[id as usize] += p;
-            live.push(id);
-        }
-        chain.next.resize(chain.states.len(), 0.0);
+        let mut on: Vec<f64> = Vec::new();
         for round in 1..=self.max_rounds {
-            if live.is_empty() {
+            for (s, p) in entering.remove(&round).unwrap_or_default() {
+                let id = chain.state(s);
+                on.resize(chain.states.len(), 0.0);
+                chain.next.resize(chain.states.len(), 0.0);
+                on[id as usize] += p;
+                live.push(id);
+            }
+            if live.is_empty() && entering.is_empty() {
                 break;
             }
             let parity = round % parities;
@@ -608,10 +654,12 @@ impl FightPlan {
         }
         live.sort_unstable();
         live.dedup();
-        let states: Vec<(State, f64)> = live
+        // States still fighting, and those of a sleeper who woke in the last round.
+        let mut states: Vec<(State, f64)> = live
             .iter()
             .map(|&id| (chain.states[id as usize], on[id as usize]))
             .collect();
+        states.extend(entering.into_values().flatten());
         // Still fighting after the last round: a timeout, or the side left standing wins.
         w.meet(states.len())?;
         for (s, p) in states {

@@ -215,6 +215,17 @@ enum OpeningPlan {
     },
 }
 
+/// What one sap of an opening did ([`FightPlan::sap_once`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Sapped {
+    /// The fight is over before it began: a knockout, a victim the sap dropped, or a timeout.
+    Over(FightOutcome),
+    /// The victim is awake and standing: the fight begins in the clock's round.
+    Begins(Clock),
+    /// A sleeper sleeps on, to be sapped again the next round.
+    SleepsOn,
+}
+
 impl FightPlan {
     /// Prepares a brawl or a subdual fight. Both sides must be awake; a subduer's weapon, and a victim's
     /// told to hold back, must be one whose damage can be held back; a bare-handed subduer fights as a
@@ -436,22 +447,6 @@ impl FightPlan {
         f: &mut [Fighter; 2],
         rng: &mut R,
     ) -> Result<FightOutcome, Clock> {
-        // The opening's knockout lasts its rolled rounds from the round it lands in; the clock of healing has
-        // not started (the fight has not).
-        let won = |round: u32, f: &mut [Fighter; 2], knockout: Option<u32>| {
-            if let Some(k) = knockout {
-                f[VICTIM].down_at = PINNED;
-                f[VICTIM].out_through = round + k;
-            }
-            FightOutcome {
-                ending: Ending::AttackerWins,
-                rounds: round,
-                killed: [false, f[VICTIM].dead(self.death_at)],
-                won_by_opening: true,
-                rounds_out: self.rounds_out(&f[VICTIM], round, self.options.temp_heal_rounds),
-                woke_before_bound: false,
-            }
-        };
         match opening {
             OpeningPlan::Mug(mug) => {
                 narrate!(
@@ -462,7 +457,7 @@ impl FightPlan {
                     self.name(VICTIM)
                 );
                 match mug.resolve(rng).ko_rounds {
-                    Some(k) => Ok(won(0, f, Some(k))),
+                    Some(k) => Ok(self.won_by_opening(0, f, Some(k))),
                     None => {
                         narrate!(
                             rng,
@@ -476,44 +471,85 @@ impl FightPlan {
             OpeningPlan::Sap { sap, asleep } => {
                 let mut round = 0;
                 loop {
-                    narrate!(
-                        rng,
-                        Section::Fights,
-                        "{} saps {}, who is {}.",
-                        cap(self.name(ATTACKER)),
-                        self.name(VICTIM),
-                        if *asleep { "asleep or held" } else { "unaware" }
-                    );
-                    let blow = sap.blow(rng);
-                    f[VICTIM].take(blow.damage, self.unit);
-                    narrate_state!(rng, "{}", self.tell_state(f, round));
-                    if blow.ko_rounds.is_some() || f[VICTIM].down() {
-                        return Ok(won(round, f, blow.ko_rounds));
+                    match self.sap_once(sap, *asleep, f, round, rng) {
+                        Sapped::Over(over) => return Ok(over),
+                        Sapped::Begins(clock) => return Err(clock),
+                        Sapped::SleepsOn => round += 1,
                     }
-                    if !asleep || blow.woke {
-                        narrate!(
-                            rng,
-                            Section::Fights,
-                            "{} is awake and standing: the fight begins.",
-                            cap(self.name(VICTIM))
-                        );
-                        return Err(Clock {
-                            round: round + 1,
-                            heal_in: self.options.temp_heal_rounds,
-                        });
-                    }
-                    if round == self.max_rounds {
-                        return Ok(self.timeout());
-                    }
-                    narrate!(
-                        rng,
-                        Section::Fights,
-                        "{} sleeps on: the next round's sap hits without a roll.",
-                        cap(self.name(VICTIM))
-                    );
-                    round += 1;
                 }
             }
+        }
+    }
+
+    /// The sap of an opening in `round` (0 for the first): the fight over (a knockout, a victim the sap
+    /// drops, or a timeout), the fight begun, or a sleeper who sleeps on, to be sapped again the next round.
+    /// One step, so that an exact fight can carry a sleeper round by round as the simulation does.
+    fn sap_once<R: Roller + ?Sized>(
+        &self,
+        sap: &crate::rules::sap::Sap,
+        asleep: bool,
+        f: &mut [Fighter; 2],
+        round: u32,
+        rng: &mut R,
+    ) -> Sapped {
+        narrate!(
+            rng,
+            Section::Fights,
+            "{} saps {}, who is {}.",
+            cap(self.name(ATTACKER)),
+            self.name(VICTIM),
+            if asleep { "asleep or held" } else { "unaware" }
+        );
+        let blow = sap.blow(rng);
+        f[VICTIM].take(blow.damage, self.unit);
+        narrate_state!(rng, "{}", self.tell_state(f, round));
+        if blow.ko_rounds.is_some() || f[VICTIM].down() {
+            return Sapped::Over(self.won_by_opening(round, f, blow.ko_rounds));
+        }
+        if !asleep || blow.woke {
+            narrate!(
+                rng,
+                Section::Fights,
+                "{} is awake and standing: the fight begins.",
+                cap(self.name(VICTIM))
+            );
+            return Sapped::Begins(Clock {
+                round: round + 1,
+                heal_in: self.options.temp_heal_rounds,
+            });
+        }
+        if round == self.max_rounds {
+            return Sapped::Over(self.timeout());
+        }
+        narrate!(
+            rng,
+            Section::Fights,
+            "{} sleeps on: the next round's sap hits without a roll.",
+            cap(self.name(VICTIM))
+        );
+        Sapped::SleepsOn
+    }
+
+    /// An opening that won the fight in `round`, knocking the victim out for `knockout` rounds when it did.
+    /// The knockout lasts its rolled rounds from the round it lands in; the clock of healing has not
+    /// started (the fight has not).
+    fn won_by_opening(
+        &self,
+        round: u32,
+        f: &mut [Fighter; 2],
+        knockout: Option<u32>,
+    ) -> FightOutcome {
+        if let Some(k) = knockout {
+            f[VICTIM].down_at = PINNED;
+            f[VICTIM].out_through = round + k;
+        }
+        FightOutcome {
+            ending: Ending::AttackerWins,
+            rounds: round,
+            killed: [false, f[VICTIM].dead(self.death_at)],
+            won_by_opening: true,
+            rounds_out: self.rounds_out(&f[VICTIM], round, self.options.temp_heal_rounds),
+            woke_before_bound: false,
         }
     }
 

@@ -382,3 +382,59 @@ fn a_round_whose_parity_changes_nothing_is_walked_once_and_rows_past_the_bound_l
         same_outcomes(&fast, &unkept, &what);
     }
 }
+
+#[test]
+fn an_opening_carried_round_by_round_is_the_whole_fight_enumerated() {
+    // A sleeper sapped round after round (the opening a phase of the chain), an unaware victim sapped
+    // once, and a mugging: fights short enough (one round, fixed hit points, no contest) to enumerate die
+    // by die through `resolve` itself. Every outcome has the enumeration's probability.
+    let sleeper = "class = \"fighter\"\nhp = 9\nstate = \"asleep\"";
+    let unaware = "class = \"fighter\"\nhp = 9\naware = false";
+    let cases = [
+        (sleeper, Opening::Sap),
+        (unaware, Opening::Sap),
+        (SENTRY, Opening::Mug),
+    ];
+    for (victim, opening) in cases {
+        let mut p = opened(MUGGER, victim, Style::Punch, opening).unwrap();
+        p.max_rounds = 1;
+        let x = p.exact().unwrap();
+        // Sums kept compensated (Neumaier): millions of paths, each added as a double.
+        let mut sums: std::collections::HashMap<FightOutcome, (f64, f64)> = Default::default();
+        let walk = crate::dice::Enumerator::walk(
+            |e| p.resolve(e),
+            |o, n, d| {
+                let (sum, carry) = sums.entry(o).or_insert((0.0, 0.0));
+                let x = n as f64 / d as f64;
+                let t = *sum + x;
+                *carry += if sum.abs() >= x {
+                    (*sum - t) + x
+                } else {
+                    (x - t) + *sum
+                };
+                *sum = t;
+            },
+        );
+        let whole: std::collections::HashMap<FightOutcome, f64> =
+            sums.into_iter().map(|(o, (s, c))| (o, s + c)).collect();
+        assert_eq!(walk.cut, 0, "{victim}: a contest");
+        assert_eq!(x.outcomes.len(), whole.len(), "{victim}: {:?}", x.outcomes);
+        for (o, q) in &x.outcomes {
+            let want = whole.get(o).copied().unwrap_or(f64::NAN);
+            assert!(
+                (q - want).abs() < 1e-13,
+                "{victim}: {o:?} {q} against {want}"
+            );
+        }
+    }
+    // The sleeper does sleep on and is sapped again: some fight is won by the opening after round 0.
+    let mut p = opened(MUGGER, sleeper, Style::Punch, Opening::Sap).unwrap();
+    p.max_rounds = 1;
+    let later = p
+        .exact()
+        .unwrap()
+        .outcomes
+        .iter()
+        .any(|(o, q)| o.won_by_opening && o.rounds > 0 && *q > 0.0);
+    assert!(later, "no sleeper sapped twice");
+}

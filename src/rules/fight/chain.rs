@@ -408,7 +408,8 @@ struct Chain {
     rows: Vec<[Option<(usize, usize)>; 2]>,
     to: Vec<u32>,
     p: Vec<f64>,
-    /// The next round's probability by state.
+    /// This round's probability by state, and the next round's (numbered with the states).
+    on: Vec<f64>,
     next: Vec<f64>,
     /// This round's probability of ending by outcome.
     ended: Vec<f64>,
@@ -420,6 +421,8 @@ impl Chain {
         *self.ids.entry(s).or_insert_with(|| {
             self.states.push(s);
             self.rows.push([None; 2]);
+            self.on.push(0.0);
+            self.next.push(0.0);
             (self.states.len() - 1) as u32
         })
     }
@@ -575,13 +578,10 @@ impl FightPlan {
         };
         let mut chain = Chain::default();
         let mut live = Vec::new();
-        let mut on: Vec<f64> = Vec::new();
         for round in 1..=self.max_rounds {
             for (s, p) in entering.remove(&round).unwrap_or_default() {
                 let id = chain.state(s);
-                on.resize(chain.states.len(), 0.0);
-                chain.next.resize(chain.states.len(), 0.0);
-                on[id as usize] += p;
+                chain.on[id as usize] += p;
                 live.push(id);
             }
             if live.is_empty() && entering.is_empty() {
@@ -593,7 +593,7 @@ impl FightPlan {
             w.meet(live.len().max(chain.states.len()))?;
             let mut next_live = Vec::new();
             for &id in &live {
-                let p = std::mem::take(&mut on[id as usize]);
+                let p = std::mem::take(&mut chain.on[id as usize]);
                 if p < NEGLIGIBLE {
                     dropped += p;
                     continue;
@@ -618,8 +618,6 @@ impl FightPlan {
                         if kept {
                             chain.rows[id as usize][parity as usize] = Some((from, to));
                         }
-                        on.resize(chain.states.len(), 0.0);
-                        chain.next.resize(chain.states.len(), 0.0);
                         (from, to, kept)
                     }
                 };
@@ -649,7 +647,7 @@ impl FightPlan {
                     add(&mut ends, over, std::mem::take(mass));
                 }
             }
-            std::mem::swap(&mut on, &mut chain.next);
+            std::mem::swap(&mut chain.on, &mut chain.next);
             live = next_live;
         }
         live.sort_unstable();
@@ -657,7 +655,7 @@ impl FightPlan {
         // States still fighting, and those of a sleeper who woke in the last round.
         let mut states: Vec<(State, f64)> = live
             .iter()
-            .map(|&id| (chain.states[id as usize], on[id as usize]))
+            .map(|&id| (chain.states[id as usize], chain.on[id as usize]))
             .collect();
         states.extend(entering.into_values().flatten());
         // Still fighting after the last round: a timeout, or the side left standing wins.

@@ -151,13 +151,18 @@ impl Split {
         }
     }
 
+    /// The damage of `rolled` in the fight's unit, halved when held back: all that its split reads.
+    #[inline(always)]
+    pub(super) fn total(&self, rolled: i32) -> i32 {
+        // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well.
+        ((rolled * self.unit + self.up * self.held_back as i32) >> self.held_back).max(self.unit)
+    }
+
     /// The real and temporary damage of `rolled`, in the fight's unit.
     #[inline(always)]
     pub(super) fn damage(&self, rolled: i32) -> [i32; 2] {
-        // No need for "at least 1" before halving: a sum below 1 halves to below 1 as well. In quarter
-        // points the total is even, so its halves are exact whatever `odd` says.
-        let total = ((rolled * self.unit + self.up * self.held_back as i32) >> self.held_back)
-            .max(self.unit);
+        let total = self.total(rolled);
+        // In quarter points the total is even, so its halves are exact whatever `odd` says.
         let temporary = ((total + self.odd) >> 1) * self.held_back as i32;
         [total - temporary, temporary]
     }
@@ -186,9 +191,12 @@ impl Blow {
         let Some(natural) = self.kind.damage_dice() else {
             return [0, 0];
         };
-        let rolled = self.dice(natural, natural_dice, i).roll(rng);
-        self.split
-            .damage(rolled + self.damage_add[usize::from(armed)])
+        let add = self.damage_add[usize::from(armed)];
+        // Read only through the split's total: an exact walk sees each distinct damage once.
+        let rolled = self
+            .dice(natural, natural_dice, i)
+            .roll_read_as(rng, &|sum| self.split.total(sum + add) as u32);
+        self.split.damage(rolled + add)
     }
 
     /// The damage dice of attack `i` of a turn: a monster strikes with its i-th natural attack's dice.

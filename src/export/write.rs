@@ -10,21 +10,196 @@
 //! folder, a `.live` file is created first and held locked while its command lives, and removed last, so
 //! what a killed command left is recognised (an unlocked `.live`, or a folder without one) and removed by
 //! the next command, while a folder still being written is left alone.
+//!
+//! A study folder is replaced only if subdual wrote everything in it ([`foreign`]): a designer's notes, a
+//! hand-edited chart or a folder that merely shares the study's name are never deleted. Such a folder is
+//! refused before anything runs, and again under the lock before the exchange.
 
 use std::fs::{self, File, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+/// Something at a study folder's place that subdual did not write: the command that would replace it
+/// refuses, and says what to move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Foreign {
+    /// The study folder's name is taken by something else than a folder.
+    #[error(
+        "{} is {what}, not a study folder subdual wrote, and writing the study would replace it; move it elsewhere, or write the study to another folder with --out",
+        .path.display()
+    )]
+    NotAFolder {
+        /// The study folder's path.
+        path: PathBuf,
+        /// What is there ("a file", "a symbolic link", ...).
+        what: &'static str,
+    },
+    /// The study folder holds a file or folder that no subdual command writes there.
+    #[error(
+        "{} holds {name}, which subdual did not write, and writing the study replaces the whole folder; move {name} out of it (or write the study to another folder with --out) and run again",
+        .path.display()
+    )]
+    Unknown {
+        /// The study folder's path.
+        path: PathBuf,
+        /// The first such entry, by name (`parts/...` inside the parts folder).
+        name: String,
+    },
+    /// A file manifest.json lists whose bytes are no longer those it lists (edited by hand).
+    #[error(
+        "{}/{name} has changed since subdual wrote it (its SHA-256 differs from manifest.json's), and writing the study would replace it; move it out of the folder (or write the study to another folder with --out) and run again",
+        .path.display()
+    )]
+    Edited {
+        /// The study folder's path.
+        path: PathBuf,
+        /// The file's name.
+        name: String,
+    },
+}
+
+/// Why a study folder was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// Something subdual did not write is in the way.
+    #[error(transparent)]
+    Foreign(#[from] Foreign),
+    /// The file system refused.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// Names the `exact` command writes into a study folder (docs/scenarios.md "Outputs").
+pub const EXACT_FILES: [&str; 4] = [
+    "exact.csv",
+    "exact-distributions.csv",
+    "exact-differences.csv",
+    "exact-tune.csv",
+];
+
+/// What stands at the study folder `out/stem` that subdual did not write, if anything: anything but a
+/// folder; in a folder, an entry no subdual command writes, or a file manifest.json lists with other bytes
+/// than it lists. Nothing there, an empty folder, or a folder of subdual's files is `None`.
+///
+/// Subdual's files are manifest.json (of subdual), the files it lists with their SHA-256, the files that
+/// describe a run (`run.json`, `report.html`), the `exact` command's files, and `parts/` holding only
+/// regular files (shards' parts, carried over whole by every write). Links are never followed: a link is
+/// not subdual's.
+pub fn foreign(out: &Path, stem: &str) -> io::Result<Option<Foreign>> {
+    let path = out.join(stem);
+    let meta = match fs::symlink_metadata(&path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let kind = meta.file_type();
+    if !kind.is_dir() {
+        let what = if kind.is_symlink() {
+            "a symbolic link"
+        } else if kind.is_file() {
+            "a file"
+        } else {
+            "neither a file nor a folder"
+        };
+        return Ok(Some(Foreign::NotAFolder { path, what }));
+    }
+    let mut entries: Vec<(String, fs::FileType)> = Vec::new();
+    for entry in fs::read_dir(&path)? {
+        let entry = entry?;
+        entries.push((
+            entry.file_name().to_string_lossy().into_owned(),
+            entry.file_type()?,
+        ));
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let unknown = |name: String| {
+        Ok(Some(Foreign::Unknown {
+            path: path.clone(),
+            name,
+        }))
+    };
+    let listed = match entries.iter().find(|(name, _)| name == "manifest.json") {
+        Some((_, kind)) if kind.is_file() => match listed_files(&path.join("manifest.json")) {
+            Some(listed) => listed,
+            None => return unknown("manifest.json".to_string()),
+        },
+        Some(_) => return unknown("manifest.json".to_string()),
+        None => Vec::new(),
+    };
+    for (name, kind) in entries {
+        if name == "parts" && kind.is_dir() {
+            let mut inside: Vec<(String, bool)> = Vec::new();
+            for entry in fs::read_dir(path.join("parts"))? {
+                let entry = entry?;
+                inside.push((
+                    entry.file_name().to_string_lossy().into_owned(),
+                    entry.file_type()?.is_file(),
+                ));
+            }
+            inside.sort();
+            if let Some((name, _)) = inside.into_iter().find(|(_, file)| !file) {
+                return unknown(format!("parts/{name}"));
+            }
+            continue;
+        }
+        if !kind.is_file() {
+            return unknown(name);
+        }
+        if name == "manifest.json"
+            || super::manifest::RUN_FILES.contains(&name.as_str())
+            || EXACT_FILES.contains(&name.as_str())
+        {
+            continue;
+        }
+        match listed.iter().find(|(n, _)| *n == name) {
+            Some((_, sha256)) => {
+                if crate::digest::sha256_hex(&fs::read(path.join(&name))?) != *sha256 {
+                    return Ok(Some(Foreign::Edited { path, name }));
+                }
+            }
+            None => return unknown(name),
+        }
+    }
+    Ok(None)
+}
+
+/// The files a subdual manifest lists, by name with their SHA-256, or `None` for a file that is not a
+/// manifest subdual wrote.
+fn listed_files(manifest: &Path) -> Option<Vec<(String, String)>> {
+    // A manifest is small; one grown beyond any study's is not subdual's.
+    let file = File::open(manifest).ok()?;
+    let mut text = String::new();
+    io::Read::read_to_string(&mut io::Read::take(file, MAX_MANIFEST_BYTES), &mut text).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    if json.get("tool")?.as_str()? != "subdual" {
+        return None;
+    }
+    json.get("files")?
+        .as_array()?
+        .iter()
+        .map(|f| {
+            Some((
+                f.get("name")?.as_str()?.to_string(),
+                f.get("sha256")?.as_str()?.to_string(),
+            ))
+        })
+        .collect()
+}
+
+/// The most of a manifest.json read: 16 MiB, far beyond the manifest of any study within the output limits.
+const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
 /// Writes `files` as the whole content of the study folder `out/stem` and returns its path. With
 /// `keep_others`, the regular files already there that `files` does not name are kept (the `exact`
-/// command adds its files to a run's); otherwise only `files` remain.
+/// command adds its files to a run's); otherwise only `files` remain. A study folder holding anything
+/// subdual did not write ([`foreign`]) is left as it is and refused.
 pub fn write_study(
     out: &Path,
     stem: &str,
     files: &[(String, Vec<u8>)],
     keep_others: bool,
-) -> io::Result<PathBuf> {
+) -> Result<PathBuf, WriteError> {
     fs::create_dir_all(out)?;
     let target = out.join(stem);
     let staged = Staged::create(out, stem)?;
@@ -37,11 +212,16 @@ pub fn write_study(
         }
         sync_dir(&staged.path)?;
         let _lock = lock_dir(out)?;
+        // Looked at again under the lock: something may have been added while the study ran.
+        if let Some(foreign) = foreign(out, stem)? {
+            return Err(WriteError::Foreign(foreign));
+        }
         // Under the lock, so that no shard's part lands in the old folder after this look.
         staged.keep_parts(&target)?;
         remove_stale(out, stem);
         staged.swap_into(&target)?;
-        sync_dir(out)
+        sync_dir(out)?;
+        Ok(())
     })();
     // After a swap the temporary name is gone or holds the previous folder; either way it goes.
     staged.discard();
@@ -52,7 +232,15 @@ pub fn write_study(
 /// first, synced, then renamed into place under the output folder's lock (which [`write_study`] takes
 /// too, so a part never lands in a study folder being replaced).
 pub fn write_part(parts: &Path, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
-    fs::create_dir_all(parts)?;
+    // The study folder and its parts/ are made here if missing, and must be real folders: a link planted
+    // at either would send the part outside the study folder.
+    if let Some(study) = parts.parent() {
+        if let Some(out) = study.parent() {
+            fs::create_dir_all(out)?;
+        }
+        real_dir(study)?;
+    }
+    real_dir(parts)?;
     let target = parts.join(name);
     let mut attempts = 0;
     let temp = loop {
@@ -83,6 +271,24 @@ pub fn write_part(parts: &Path, name: &str, bytes: &[u8]) -> io::Result<PathBuf>
         let _ = fs::remove_file(&temp);
     }
     renamed.map(|()| target)
+}
+
+/// Makes folder `dir` if it is missing, and refuses anything there but a real folder (a link is not
+/// followed).
+fn real_dir(dir: &Path) -> io::Result<()> {
+    match fs::create_dir(dir) {
+        Ok(()) => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    if fs::symlink_metadata(dir)?.is_dir() {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} is not a folder (a link is not followed)", dir.display()),
+        ))
+    }
 }
 
 /// Whether files can be written in `out`: checked before a long run, so that an unwritable folder is
@@ -158,9 +364,10 @@ impl Staged {
             if files.iter().any(|(n, _)| *n == name) {
                 continue;
             }
-            // Not followed through a link: only what is really in the folder is kept.
+            // Not followed through a link: only what is really in the folder is kept, with its mode.
             if entry.file_type()?.is_file() {
                 self.write(&name, &fs::read(entry.path())?)?;
+                fs::set_permissions(self.path.join(&name), entry.metadata()?.permissions())?;
             }
         }
         Ok(())
@@ -343,29 +550,111 @@ mod tests {
             .collect()
     }
 
+    /// `list` as a study's files, with a manifest.json of subdual listing them.
+    fn study(list: &[(&str, &str)]) -> Vec<(String, Vec<u8>)> {
+        let mut all = files(list);
+        let listed: Vec<String> = list
+            .iter()
+            .map(|(n, b)| {
+                format!(
+                    "{{\"name\": \"{n}\", \"sha256\": \"{}\"}}",
+                    crate::digest::sha256_hex(b.as_bytes())
+                )
+            })
+            .collect();
+        let manifest = format!(
+            "{{\"tool\": \"subdual\", \"files\": [{}]}}",
+            listed.join(", ")
+        );
+        all.push(("manifest.json".to_string(), manifest.into_bytes()));
+        all
+    }
+
     #[test]
     fn a_second_write_replaces_the_folder_whole() {
         let out = scratch("replace");
         write_study(
             &out,
             "s",
-            &files(&[("a.csv", "1"), ("old.png", "x")]),
+            &study(&[("a.csv", "1"), ("old.png", "x")]),
             false,
         )
         .unwrap();
         let dir = write_study(
             &out,
             "s",
-            &files(&[("a.csv", "2"), ("b.json", "{}")]),
+            &study(&[("a.csv", "2"), ("b.json", "{}")]),
             false,
         )
         .unwrap();
-        assert_eq!(names(&dir), ["a.csv", "b.json"]);
+        assert_eq!(names(&dir), ["a.csv", "b.json", "manifest.json"]);
         assert_eq!(fs::read_to_string(dir.join("a.csv")).unwrap(), "2");
         assert_eq!(names(&out), ["s"], "no temporary remains");
         // Adding keeps the rest.
         write_study(&out, "s", &files(&[("exact.csv", "e")]), true).unwrap();
-        assert_eq!(names(&dir), ["a.csv", "b.json", "exact.csv"]);
+        assert_eq!(
+            names(&dir),
+            ["a.csv", "b.json", "exact.csv", "manifest.json"]
+        );
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn only_a_folder_of_subduals_files_is_its_own() {
+        let out = scratch("foreign");
+        let dir = out.join("s");
+        let unknown = |name: &str| {
+            Some(Foreign::Unknown {
+                path: dir.clone(),
+                name: name.to_string(),
+            })
+        };
+        // Nothing there, an empty folder, a run's folder, an `exact` folder, a folder of parts.
+        assert_eq!(foreign(&out, "s").unwrap(), None);
+        fs::create_dir_all(&dir).unwrap();
+        assert_eq!(foreign(&out, "s").unwrap(), None);
+        write_study(&out, "s", &study(&[("a.csv", "1")]), false).unwrap();
+        fs::write(dir.join("run.json"), "{}").unwrap();
+        fs::write(dir.join("exact.csv"), "e").unwrap();
+        fs::create_dir(dir.join("parts")).unwrap();
+        fs::write(dir.join("parts").join("part-0-of-2.json"), "p").unwrap();
+        assert_eq!(foreign(&out, "s").unwrap(), None);
+        // The first stranger by name, a folder, a folder in parts.
+        fs::write(dir.join("z.txt"), "mine").unwrap();
+        fs::write(dir.join("notes.txt"), "mine").unwrap();
+        assert_eq!(foreign(&out, "s").unwrap(), unknown("notes.txt"));
+        fs::remove_file(dir.join("notes.txt")).unwrap();
+        fs::remove_file(dir.join("z.txt")).unwrap();
+        fs::create_dir(dir.join("old")).unwrap();
+        assert_eq!(foreign(&out, "s").unwrap(), unknown("old"));
+        fs::remove_dir(dir.join("old")).unwrap();
+        fs::create_dir(dir.join("parts").join("mine")).unwrap();
+        assert_eq!(foreign(&out, "s").unwrap(), unknown("parts/mine"));
+        fs::remove_dir(dir.join("parts").join("mine")).unwrap();
+        // A listed file edited, and a manifest that is not subdual's.
+        fs::write(dir.join("a.csv"), "2").unwrap();
+        assert_eq!(
+            foreign(&out, "s").unwrap(),
+            Some(Foreign::Edited {
+                path: dir.clone(),
+                name: "a.csv".to_string()
+            })
+        );
+        fs::write(dir.join("manifest.json"), "{\"tool\": \"other\"}").unwrap();
+        assert_eq!(foreign(&out, "s").unwrap(), unknown("manifest.json"));
+        fs::remove_dir_all(&dir).unwrap();
+        // A file in the study folder's place; the writer refuses it and leaves it.
+        fs::write(&dir, "mine").unwrap();
+        assert!(matches!(
+            foreign(&out, "s").unwrap(),
+            Some(Foreign::NotAFolder { what: "a file", .. })
+        ));
+        assert!(matches!(
+            write_study(&out, "s", &study(&[("a.csv", "1")]), false),
+            Err(WriteError::Foreign(Foreign::NotAFolder { .. }))
+        ));
+        assert_eq!(fs::read_to_string(&dir).unwrap(), "mine");
+        assert_eq!(names(&out), ["s"], "no temporary remains");
         fs::remove_dir_all(&out).unwrap();
     }
 
@@ -390,19 +679,42 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_planted_link_is_replaced_not_followed() {
+    fn a_planted_link_is_refused_not_followed() {
         let out = scratch("link");
         fs::create_dir_all(&out).unwrap();
-        let victim = out.join("victim.txt");
-        fs::write(&victim, "keep").unwrap();
-        // The study folder's name points at another folder: the run replaces the link itself.
+        // The study folder's name points at another folder: the writer refuses, and writes nothing there.
         let elsewhere = out.join("elsewhere");
         fs::create_dir(&elsewhere).unwrap();
         std::os::unix::fs::symlink(&elsewhere, out.join("s")).unwrap();
-        write_study(&out, "s", &files(&[("a.csv", "1")]), false).unwrap();
-        assert!(fs::symlink_metadata(out.join("s")).unwrap().is_dir());
+        assert!(matches!(
+            write_study(&out, "s", &study(&[("a.csv", "1")]), false),
+            Err(WriteError::Foreign(Foreign::NotAFolder {
+                what: "a symbolic link",
+                ..
+            }))
+        ));
+        assert!(fs::symlink_metadata(out.join("s")).unwrap().is_symlink());
         assert!(names(&elsewhere).is_empty());
-        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+        assert_eq!(names(&out), ["elsewhere", "s"], "no temporary remains");
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_part_is_never_written_through_a_link() {
+        let out = scratch("part-link");
+        let elsewhere = out.join("elsewhere");
+        fs::create_dir_all(&elsewhere).unwrap();
+        // parts/ a link, then the study folder a link: refused, nothing written elsewhere.
+        fs::create_dir(out.join("s")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("s").join("parts")).unwrap();
+        assert!(write_part(&out.join("s").join("parts"), "p.json", b"p").is_err());
+        std::os::unix::fs::symlink(&elsewhere, out.join("t")).unwrap();
+        assert!(write_part(&out.join("t").join("parts"), "p.json", b"p").is_err());
+        assert!(names(&elsewhere).is_empty());
+        // Real folders, made as needed.
+        let path = write_part(&out.join("u").join("parts"), "p.json", b"p").unwrap();
+        assert_eq!(fs::read(path).unwrap(), b"p");
         fs::remove_dir_all(&out).unwrap();
     }
 }

@@ -129,10 +129,8 @@ pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> 
         &EXACT_EXPORTERS,
     )?;
     let dir = out.join(&scenario.stem);
-    write_study(out, &scenario.stem, &files, true).map_err(|source| RunError::Write {
-        dir: dir.clone(),
-        source,
-    })?;
+    write_study(out, &scenario.stem, &files, true)
+        .map_err(|e| super::not_written(out, scenario, e))?;
     Ok(ExactWritten {
         path: dir.join("exact.csv"),
         seconds: started.seconds(),

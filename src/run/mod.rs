@@ -17,7 +17,7 @@ use crate::engine;
 use crate::export::chart::{self, Drawn};
 use crate::export::manifest::{RunInfo, rfc3339};
 use crate::export::size;
-use crate::export::write::{check_writable, write_study};
+use crate::export::write::{Foreign, WriteError, check_writable, foreign, write_study};
 use crate::export::{self, EXPORTERS, ExportError, StudyResults};
 use crate::scenario::locate::ScenarioError;
 use crate::scenario::tune::Target;
@@ -62,6 +62,9 @@ pub enum RunError {
         /// Why.
         source: std::io::Error,
     },
+    /// A study folder holds what subdual did not write (bad input: move it).
+    #[error(transparent)]
+    Foreign(#[from] Foreign),
     /// A folder of part files could not be read.
     #[error("cannot read {}", .path.display())]
     Read {
@@ -76,7 +79,7 @@ impl RunError {
     /// The exit code: 2 for bad input, 3 for shards missing, 1 for anything else.
     pub fn exit_code(&self) -> u8 {
         match self {
-            RunError::Scenario(_) | RunError::Arguments(_) => 2,
+            RunError::Scenario(_) | RunError::Arguments(_) | RunError::Foreign(_) => 2,
             RunError::Incomplete(_) => 3,
             RunError::Threads(_)
             | RunError::Export(_)
@@ -233,7 +236,35 @@ pub fn check(scenarios: &[Scenario], options: &RunOptions) -> Result<(), RunErro
             ))
         })?;
     }
+    check_ours(scenarios, &options.out)
+}
+
+/// Refuses a study whose folder in `out` holds anything subdual did not write ([`foreign`]), before
+/// anything runs: writing the study would replace it.
+pub fn check_ours(scenarios: &[Scenario], out: &Path) -> Result<(), RunError> {
+    for scenario in scenarios {
+        let found = foreign(out, &scenario.stem).map_err(|e| {
+            RunError::Arguments(format!(
+                "cannot write in the output folder {}: {e}",
+                out.display()
+            ))
+        })?;
+        if let Some(foreign) = found {
+            return Err(RunError::Foreign(foreign));
+        }
+    }
     Ok(())
+}
+
+/// A study folder that was not written, as a run's error.
+pub(crate) fn not_written(out: &Path, scenario: &Scenario, e: WriteError) -> RunError {
+    match e {
+        WriteError::Foreign(foreign) => RunError::Foreign(foreign),
+        WriteError::Io(source) => RunError::Write {
+            dir: out.join(&scenario.stem),
+            source,
+        },
+    }
 }
 
 /// Refuses a scenario whose files would outgrow `--max-output` (their projection at the trials the run may
@@ -536,11 +567,8 @@ fn finish<'s>(
         },
         &EXPORTERS,
     )?;
-    let dir =
-        write_study(out, &scenario.stem, &files, false).map_err(|source| RunError::Write {
-            dir: out.join(&scenario.stem),
-            source,
-        })?;
+    let dir = write_study(out, &scenario.stem, &files, false)
+        .map_err(|e| not_written(out, scenario, e))?;
     Ok(Finished {
         dir,
         summaries,

@@ -213,6 +213,7 @@ pub fn merge<'s>(
     started: Started,
     watch: &dyn Watch,
 ) -> Result<Finished<'s>, RunError> {
+    super::check_ours(std::slice::from_ref(scenario), out)?;
     let checked = &parts.checked;
     let work = shard::work(scenario, scenario.trials);
     let merged = shard::merge(&work, checked).map_err(|e| RunError::Arguments(e.to_string()))?;

@@ -5,6 +5,7 @@
 
 use crate::common;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -288,8 +289,8 @@ fn shipped_studies_write_no_more_than_check_projects() {
 #[test]
 fn a_path_that_is_not_utf8_is_an_error_not_a_panic() {
     use std::os::unix::ffi::OsStrExt;
-    let name = std::ffi::OsStr::from_bytes(b"/nonexistent/\xff\xfe.toml");
-    let o = subdual([std::ffi::OsStr::new("run"), name]);
+    let name = OsStr::from_bytes(b"/nonexistent/\xff\xfe.toml");
+    let o = subdual([OsStr::new("run"), name]);
     assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
     assert!(!stderr(&o).contains("panicked"), "{}", describe(&o));
 }
@@ -313,8 +314,7 @@ fn a_run_writes_the_folder_afresh() {
     assert_success(&run_quiet(&file, &out, &[]));
     let dir = out.join("mugging");
     assert!(listing(&dir).iter().any(|n| n.ends_with(".png")));
-    // Charts of an earlier run do not stay behind `--no-charts`; nor does a stranger's file.
-    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    // Charts of an earlier run do not stay behind `--no-charts`.
     assert_success(&run_quiet(&file, &out, &["--no-charts"]));
     assert_eq!(
         listing(&dir),
@@ -351,31 +351,171 @@ fn a_run_writes_the_folder_afresh() {
     assert_eq!(listing(&out), ["mugging"], "no temporary remains");
 }
 
+/// `args` on `study` in `out` is refused with exit code 2 before anything runs, naming every word of
+/// `words`, and leaves `out` as it was.
+fn assert_left_alone(args: &[&OsStr], out: &Path, words: &[&str]) {
+    let before = tree(out);
+    let o = subdual(args);
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+    for w in words {
+        assert!(
+            stderr(&o).contains(w),
+            "the message must mention `{w}`: {}",
+            describe(&o)
+        );
+    }
+    assert!(o.stdout.is_empty(), "{}", describe(&o));
+    assert_eq!(
+        tree(out),
+        before,
+        "the output folder must be left as it was"
+    );
+}
+
+/// Every path under `dir` with its bytes (a link as its target), sorted.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut found = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(at) = todo.pop() {
+        for entry in std::fs::read_dir(&at).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let bytes = if meta.is_symlink() {
+                std::fs::read_link(&path)
+                    .unwrap()
+                    .into_os_string()
+                    .into_encoded_bytes()
+            } else if meta.is_dir() {
+                todo.push(path.clone());
+                Vec::new()
+            } else {
+                std::fs::read(&path).unwrap()
+            };
+            found.push((path, bytes));
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn a_study_folder_holding_what_subdual_did_not_write_is_refused_before_the_run() {
+    let scratch = Scratch::new("foreign");
+    let file = scratch.write("mugging.toml", MUG_BASE);
+    let out = scratch.out();
+    let dir = out.join("mugging");
+    let (f, o) = (file.as_os_str(), out.as_os_str());
+    let run: Vec<&OsStr> = vec!["run".as_ref(), f, "--out".as_ref(), o, "--quiet".as_ref()];
+    let exact: Vec<&OsStr> = vec!["exact".as_ref(), f, "--out".as_ref(), o];
+    // subdual's own folder is replaced: a run, `exact` added to it, a run again.
+    assert_success(&subdual(&run));
+    assert_success(&subdual(&exact));
+    assert_success(&subdual(&run));
+    // A designer's notes in the study folder: every command that writes the folder refuses, names the
+    // folder and the file, and says to move it.
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let named = [dir.to_str().unwrap(), "notes.txt", "move"];
+    assert_left_alone(&run, &out, &named);
+    assert_left_alone(&exact, &out, &named);
+    std::fs::remove_file(dir.join("notes.txt")).unwrap();
+    // A folder of his own inside it.
+    std::fs::create_dir(dir.join("drafts")).unwrap();
+    assert_left_alone(&run, &out, &["drafts", "move"]);
+    std::fs::remove_dir(dir.join("drafts")).unwrap();
+    // A file subdual wrote, edited by hand since (manifest.json lists it with other bytes).
+    let summary = dir.join("summary.csv");
+    let mut edited = std::fs::read(&summary).unwrap();
+    edited.extend_from_slice(b"# checked by hand\n");
+    std::fs::write(&summary, &edited).unwrap();
+    assert_left_alone(&run, &out, &["summary.csv", "changed", "move"]);
+    assert_left_alone(&exact, &out, &["summary.csv", "changed"]);
+    // A file subdual wrote and the designer deleted loses nothing: the run goes on.
+    std::fs::remove_file(&summary).unwrap();
+    assert_success(&subdual(&run));
+    // A manifest that is not subdual's does not vouch for anything.
+    std::fs::write(
+        dir.join("manifest.json"),
+        "{\"tool\": \"other\", \"files\": []}",
+    )
+    .unwrap();
+    assert_left_alone(&run, &out, &["manifest.json"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A regular file named like the study: refused before the run, by a shard too.
+    std::fs::write(&dir, "a file of the same name").unwrap();
+    assert_left_alone(&run, &out, &[dir.to_str().unwrap(), "is a file"]);
+    let mut shard = run.clone();
+    shard.extend([OsStr::new("--shard"), OsStr::new("0/2")]);
+    assert_left_alone(&shard, &out, &["is a file"]);
+    std::fs::remove_file(&dir).unwrap();
+    // Shards and their merge: the parts are subdual's; a stranger's file stops the merge, not the parts.
+    let mut other = run.clone();
+    other.extend([OsStr::new("--shard"), OsStr::new("1/2")]);
+    assert_success(&subdual(&shard));
+    assert_success(&subdual(&other));
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let parts = dir.join("parts");
+    let merge: Vec<&OsStr> = vec!["merge".as_ref(), parts.as_os_str(), "--quiet".as_ref()];
+    assert_left_alone(&merge, &out, &["notes.txt", "move"]);
+    std::fs::remove_file(dir.join("notes.txt")).unwrap();
+    assert_success(&subdual(&merge));
+    assert!(dir.join("summary.csv").exists() && parts.join("part-0-of-2.json").exists());
+}
+
 #[cfg(unix)]
 #[test]
-fn planted_links_are_replaced_not_followed() {
+fn planted_links_are_refused_not_followed() {
     let scratch = Scratch::new("links");
     let file = scratch.write("mugging.toml", MUG_BASE);
     let out = scratch.out();
     std::fs::create_dir_all(&out).unwrap();
     let precious = scratch.write("precious.txt", "keep");
-    // The study folder is a link to a folder elsewhere, and a link inside an old folder points at a file.
+    // The study folder is a link to a folder elsewhere holding a link to a file: the run refuses it.
     let elsewhere = scratch.path.join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
     std::os::unix::fs::symlink(&precious, elsewhere.join("summary.csv")).unwrap();
     std::os::unix::fs::symlink(&elsewhere, out.join("mugging")).unwrap();
-    assert_success(&run_quiet(&file, &out, &["--no-charts"]));
+    let run = [
+        file.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--no-charts".as_ref(),
+    ];
+    let mut args: Vec<&OsStr> = vec!["run".as_ref()];
+    args.extend(run);
+    assert_left_alone(&args, &out, &["symbolic link", "move"]);
     assert_eq!(read(&precious), "keep");
-    assert!(
-        std::fs::symlink_metadata(out.join("mugging"))
-            .unwrap()
-            .is_dir()
-    );
     assert!(
         std::fs::symlink_metadata(elsewhere.join("summary.csv"))
             .unwrap()
             .is_symlink()
     );
+    // Inside a real study folder, a link is not subdual's either.
+    std::fs::remove_file(out.join("mugging")).unwrap();
+    assert_success(&run_quiet(&file, &out, &["--no-charts"]));
+    std::os::unix::fs::symlink(&precious, out.join("mugging").join("extra.csv")).unwrap();
+    assert_left_alone(&args, &out, &["extra.csv"]);
+    assert_eq!(read(&precious), "keep");
+    std::fs::remove_file(out.join("mugging").join("extra.csv")).unwrap();
+    // A shard whose parts/ is a link to a folder elsewhere writes nothing there.
+    std::os::unix::fs::symlink(&elsewhere, out.join("mugging").join("parts")).unwrap();
+    let mut shard = args.clone();
+    shard.extend([OsStr::new("--shard"), OsStr::new("0/2")]);
+    assert_left_alone(&shard, &out, &["parts", "move"]);
+    assert_eq!(listing(&elsewhere), ["summary.csv"]);
+    std::fs::remove_file(out.join("mugging").join("parts")).unwrap();
+    // `exact` keeps the mode of the run's files it carries over.
+    use std::os::unix::fs::PermissionsExt;
+    let summary = out.join("mugging").join("summary.csv");
+    std::fs::set_permissions(&summary, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let o = subdual([
+        OsStr::new("exact"),
+        file.as_os_str(),
+        OsStr::new("--out"),
+        out.as_os_str(),
+    ]);
+    assert_success(&o);
+    let mode = std::fs::metadata(&summary).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "exact must keep a file's mode");
 }
 
 /// A study long enough to be killed part-way: the shipped sap study at many trials.

@@ -12,6 +12,7 @@ use crate::export::size;
 use crate::run::shards::{Parts, ShardRun};
 use crate::run::{self, Outputs, RunError, RunOptions, Started, Watch};
 use crate::scenario::Scenario;
+use crate::scenario::locate::visible;
 use crate::stats::metrics;
 use crate::study::shard;
 use crate::study::{DifferenceRow, PointSummary};
@@ -176,10 +177,73 @@ enum CatalogPart {
     Classes,
 }
 
+/// A warning on standard error, its control characters shown as escapes.
+fn warn(message: &str) {
+    eprintln!("warning: {}", visible(message));
+}
+
+/// What the terminal shows of a failed command: its message, control characters shown as escapes (a name
+/// from a file, a folder or a part may hold them, and none may drive the terminal).
+pub fn error_text(error: &anyhow::Error) -> String {
+    visible(&format!("error: {error:#}"))
+}
+
+/// Standard output with every control character but the line break and the tab written as an escape
+/// (`\u{1b}`), as [`visible`] writes them: what the commands print names files, folders and parts, and
+/// none may drive the terminal. Bytes, not characters, so a character split across two writes passes
+/// whole; only the two-byte C1 controls (U+0080 to U+009F) need the byte after a 0xC2, held until it comes.
+pub struct Visible<W: Write> {
+    inner: W,
+    held: bool,
+}
+
+impl<W: Write> Visible<W> {
+    /// Escapes what is written to `inner`.
+    pub fn new(inner: W) -> Visible<W> {
+        Visible { inner, held: false }
+    }
+}
+
+impl<W: Write> Write for Visible<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut shown = Vec::with_capacity(buf.len());
+        for &b in buf {
+            if std::mem::take(&mut self.held) {
+                if (0x80..=0x9f).contains(&b) {
+                    shown.extend(format!("\\u{{{b:x}}}").bytes());
+                    continue;
+                }
+                shown.push(0xc2);
+            }
+            match b {
+                0xc2 => self.held = true,
+                b'\n' | b'\t' => shown.push(b),
+                0x00..=0x1f | 0x7f => shown.extend(format!("\\u{{{b:x}}}").bytes()),
+                _ => shown.push(b),
+            }
+        }
+        self.inner.write_all(&shown)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if std::mem::take(&mut self.held) {
+            self.inner.write_all(&[0xc2])?;
+        }
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for Visible<W> {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
 /// Runs the command line.
 pub fn main() -> Result<()> {
     let cli = Cli::parse();
-    let mut out = io::stdout().lock();
+    let mut out = Visible::new(io::stdout().lock());
     match cli.command {
         Command::Run(args) => run(&args, &mut out),
         Command::Check { scenarios, exact } => check(&scenarios, exact, &mut out),
@@ -261,7 +325,7 @@ fn check(paths: &[PathBuf], exact: bool, out: &mut impl Write) -> Result<()> {
     let scenarios = run::load_all(paths)?;
     for s in &scenarios {
         for warning in &s.warnings {
-            eprintln!("warning: {warning}");
+            warn(&warning.to_string());
         }
         writeln!(out, "{}: {}", s.file, s.title)?;
         let actions: Vec<&str> = s.distinct_actions().iter().map(|a| a.name()).collect();
@@ -341,10 +405,12 @@ fn run(args: &RunArgs, out: &mut impl Write) -> Result<()> {
         for scenario in &scenarios {
             let (points, tunes) = run::without_exact(scenario);
             for warning in points {
-                eprintln!("warning: {warning}; its `exact` column stays empty");
+                warn(&format!("{warning}; its `exact` column stays empty"));
             }
             for warning in tunes {
-                eprintln!("warning: {warning}; tune.csv has no exact best value where they are");
+                warn(&format!(
+                    "{warning}; tune.csv has no exact best value where they are"
+                ));
             }
         }
     }
@@ -459,7 +525,7 @@ impl Watch for Terminal {
     }
 
     fn warn(&self, message: &str) {
-        eprintln!("warning: {message}");
+        warn(message);
     }
 }
 
@@ -549,8 +615,9 @@ fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
 fn exact(paths: &[PathBuf], dir: &Path, out: &mut impl Write) -> Result<()> {
     let scenarios = run::load_all(paths)?;
     for warning in run::exact::check(&scenarios)? {
-        eprintln!("warning: {warning}");
+        warn(&warning);
     }
+    run::check_ours(&scenarios, dir)?;
     for scenario in &scenarios {
         let written = run::exact::exact(scenario, dir)?;
         writeln!(
@@ -689,4 +756,29 @@ fn table(rows: &[Vec<String>]) -> String {
         text.push('\n');
     }
     text
+}
+
+#[cfg(test)]
+mod visible_tests {
+    use super::*;
+
+    #[test]
+    fn visible_output_escapes_controls_even_split_across_writes() {
+        let mut bytes = Vec::new();
+        {
+            let mut v = Visible::new(&mut bytes);
+            v.write_all(b"a\x1b[2Jb\tc\n").unwrap();
+            // U+009B (CSI) split across two writes, then a © and an é that pass whole, then a carriage return.
+            v.write_all(&[b'x', 0xc2]).unwrap();
+            v.write_all(&[0x9b, b'y', 0xc2]).unwrap();
+            v.write_all(&[0xa9]).unwrap();
+            v.write_all("é\r".as_bytes()).unwrap();
+            // A 0xC2 last of all is written when the writer goes.
+            v.write_all(&[0xc2]).unwrap();
+        }
+        assert_eq!(
+            bytes,
+            ["a\\u{1b}[2Jb\tc\nx\\u{9b}y©é\\u{d}".as_bytes(), &[0xc2]].concat()
+        );
+    }
 }

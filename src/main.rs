@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         Err(error) if cli::is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             // A closed standard error must not turn bad input into a panic.
-            let _ = writeln!(std::io::stderr(), "error: {error:#}");
+            let _ = writeln!(std::io::stderr(), "{}", cli::error_text(&error));
             ExitCode::from(cli::exit_code(&error))
         }
     }

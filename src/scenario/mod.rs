@@ -1169,6 +1169,10 @@ impl Builder<'_> {
                     None,
                 ));
             }
+            // A tune's name lands in tune.csv's cells, as a variant's does.
+            if let Some(problem) = name_problem(&name) {
+                return Err(fail("name", format!("tune name `{name}` {problem}"), None));
+            }
             if tunes.iter().any(|t| t.name == name) {
                 return Err(fail(
                     "name",

@@ -99,6 +99,18 @@ fn names_a_spreadsheet_would_run_are_refused() {
     }
     let text = MUG_BASE.replace("[victim]", "[victim]\nname = \"=cmd\"");
     assert_refused("formula_victim", "f.toml", text.as_bytes(), &["formula"]);
+    // A tune's name starts its rows of tune.csv.
+    let text = "action = \"sap\"\ntrials = 200\nseed = 11\n\
+        [attacker]\nclass = \"fighter\"\nlevel = 3\nstrength = \"17\"\nweapon = \"club\"\n\
+        [victim]\nclass = \"fighter\"\nlevel = 1\nhp = 100\nstate = \"asleep\"\n\
+        [[tune]]\nname = \"-A1\"\nparameter = \"rules.sap_helpless_ko_cap\"\n\
+        range = { from = 20, to = 60, step = 10 }\nmetric = \"p_knockout\"\ntarget = 0.5\n";
+    assert_refused(
+        "formula_tune",
+        "f.toml",
+        text.as_bytes(),
+        &["tune name `-A1`", "formula"],
+    );
     let long = "x".repeat(101);
     let text = format!("{MUG_BASE}\n[[variant]]\nname = \"{long}\"\n");
     assert_refused("long_name", "f.toml", text.as_bytes(), &["longer than 100"]);
@@ -645,4 +657,62 @@ fn concurrent_runs_of_one_study_never_mix() {
         }
         assert_eq!(listing(&out), ["sap-sentry"]);
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn names_from_folders_and_parts_reach_the_terminal_escaped() {
+    // A folder whose name holds an escape (ESC [31m) and a C1 control (CSI, U+009B): the scenario's path,
+    // the output folder, the parts and the part's scenario name all carry it to what the commands print.
+    let scratch = Scratch::new("escapes");
+    let odd = "a\u{1b}[31mb\u{9b}c";
+    let file = scratch.write(&format!("{odd}/mugging.toml"), MUG_BASE);
+    let out = scratch.path.join(format!("out-{odd}"));
+    let parts = out.join("mugging").join("parts");
+    let (f, o, p) = (file.as_os_str(), out.as_os_str(), parts.as_os_str());
+    let s = OsStr::new;
+    let commands: [(Vec<&OsStr>, Option<i32>); 8] = [
+        (vec![s("check"), f], Some(0)),
+        (
+            vec![s("run"), f, s("--out"), o, s("--shard"), s("0/2")],
+            Some(0),
+        ),
+        (vec![s("merge"), s("--check"), p], Some(3)),
+        (
+            vec![s("run"), f, s("--out"), o, s("--shard"), s("1/2")],
+            Some(0),
+        ),
+        (vec![s("merge"), s("--check"), p], Some(0)),
+        (vec![s("merge"), p], Some(0)),
+        (vec![s("exact"), f, s("--out"), o], Some(0)),
+        (vec![s("run"), f, s("--out"), o, s("--no-charts")], Some(0)),
+    ];
+    let raw = |text: &str| text.contains('\u{1b}') || text.contains('\u{9b}');
+    let mut shown = String::new();
+    for (args, code) in &commands {
+        let run = subdual(args);
+        assert_eq!(run.status.code(), *code, "{}", describe(&run));
+        let (printed, said) = (common::stdout(&run), stderr(&run));
+        assert!(
+            !raw(&printed) && !raw(&said),
+            "a raw control reached the terminal: {}",
+            describe(&run)
+        );
+        shown.push_str(&printed);
+        shown.push_str(&said);
+    }
+    assert!(
+        shown.contains("a\\u{1b}[31mb\\u{9b}c"),
+        "the names are shown escaped: {shown}"
+    );
+    // An error naming the folder: a stranger's file in the study folder.
+    std::fs::write(out.join("mugging").join("notes.txt"), "mine").unwrap();
+    let refused = subdual([s("run"), f, s("--out"), o]);
+    assert_eq!(refused.status.code(), Some(2), "{}", describe(&refused));
+    assert!(!raw(&stderr(&refused)), "{}", describe(&refused));
+    assert!(
+        stderr(&refused).contains("out-a\\u{1b}[31mb\\u{9b}c"),
+        "{}",
+        describe(&refused)
+    );
 }

@@ -587,7 +587,7 @@ fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
         return Err(RunError::Incomplete(format!(
             "{}: {} of {} shards missing: {}",
             header.scenario,
-            checked.missing.len(),
+            shard::count(&checked.missing),
             header.shards,
             shard::array_spec(&checked.missing)
         ))

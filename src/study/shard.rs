@@ -377,8 +377,9 @@ pub struct Checked {
     pub header: Header,
     /// The parts, by shard, without duplicates.
     pub parts: Vec<(String, Part)>,
-    /// Shards not among them.
-    pub missing: Vec<u64>,
+    /// Shards not among them, as ascending ranges: a study may name far more shards than memory holds one
+    /// by one (a part of `--shard 0/1000000000000` is valid), and its gaps are as few as its parts.
+    pub missing: Vec<Range<u64>>,
 }
 
 /// Checks that `parts` (file name, part) belong to one study and do not overlap.
@@ -438,8 +439,20 @@ pub fn check(mut parts: Vec<(String, Part)>) -> Result<Checked, MergeError> {
         }
         kept.push((file, part));
     }
-    let present: std::collections::BTreeSet<u64> = kept.iter().map(|(_, p)| p.shard).collect();
-    let missing = (0..head.shards).filter(|s| !present.contains(s)).collect();
+    // The gaps between the shards present.
+    let mut present: Vec<u64> = kept.iter().map(|(_, p)| p.shard.min(head.shards)).collect();
+    present.sort_unstable();
+    let mut missing = Vec::new();
+    let mut next = 0;
+    for shard in present {
+        if shard > next {
+            missing.push(next..shard);
+        }
+        next = next.max(shard.saturating_add(1));
+    }
+    if next < head.shards {
+        missing.push(next..head.shards);
+    }
     Ok(Checked {
         header: head,
         parts: kept,
@@ -447,26 +460,22 @@ pub fn check(mut parts: Vec<(String, Part)>) -> Result<Checked, MergeError> {
     })
 }
 
-/// Shard indices in the form of Slurm's `--array=`: ascending, runs of consecutive ones as `a-b`
+/// Shard ranges in the form of Slurm's `--array=`: ascending, a range of one as `a`, longer ones as `a-b`
 /// (`5,17,40-41`).
-pub fn array_spec(shards: &[u64]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < shards.len() {
-        let start = shards[i];
-        let mut end = start;
-        while i + 1 < shards.len() && shards[i + 1] == end + 1 {
-            i += 1;
-            end = shards[i];
-        }
-        out.push(if start == end {
-            start.to_string()
-        } else {
-            format!("{start}-{end}")
-        });
-        i += 1;
-    }
-    out.join(",")
+pub fn array_spec(ranges: &[Range<u64>]) -> String {
+    ranges
+        .iter()
+        .map(|r| match r.end - r.start {
+            1 => r.start.to_string(),
+            _ => format!("{}-{}", r.start, r.end - 1),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// How many shards `ranges` hold.
+pub fn count(ranges: &[Range<u64>]) -> u64 {
+    ranges.iter().map(|r| r.end - r.start).sum()
 }
 
 /// The merged tallies of a complete, checked set of parts: one result per group of [`work`].
@@ -630,7 +639,7 @@ mod tests {
             2,
             "an identical duplicate is merged once"
         );
-        assert_eq!(checked.missing, [1, 3]);
+        assert_eq!(checked.missing, [1..2, 3..4]);
         let mut again = part(2, 4);
         again.1.run.threads = 8;
         assert!(matches!(
@@ -669,10 +678,11 @@ mod tests {
 
     #[test]
     fn missing_shards_read_as_slurm_arrays() {
-        assert_eq!(array_spec(&[5, 17, 40, 41]), "5,17,40-41");
-        assert_eq!(array_spec(&[0, 1, 2, 3]), "0-3");
+        assert_eq!(array_spec(&[5..6, 17..18, 40..42]), "5,17,40-41");
+        assert_eq!(array_spec(std::slice::from_ref(&(0..4))), "0-3");
         assert_eq!(array_spec(&[]), "");
-        assert_eq!(array_spec(&[9]), "9");
+        assert_eq!(array_spec(std::slice::from_ref(&(9..10))), "9");
+        assert_eq!(count(&[5..6, 17..18, 40..42]), 4);
     }
 
     #[test]

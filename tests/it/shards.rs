@@ -338,3 +338,29 @@ fn auto_takes_the_shard_from_the_scheduler() {
     assert_refused(&run("", ""), &["SLURM_ARRAY_TASK_ID"]);
     assert_refused(&run("SLURM_ARRAY_TASK_ID", "3"), &["beyond the last"]);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_check_of_a_trillion_shards_lists_them_as_ranges_in_bounded_memory() {
+    // One valid part of a study split into 10^12 shards: `merge --check` names the other 999,999,999,999 as
+    // one range, in a process held to 1 GiB of address space (one shard at a time would need terabytes).
+    let scratch = Scratch::new("trillion_shards");
+    let file = scratch.write("mugging.toml", common::MUG_BASE);
+    let out = scratch.out();
+    assert_success(&run_quiet(&file, &out, &["--shard", "0/1000000000000"]));
+    let parts = out.join("mugging").join("parts");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576 && exec \"$0\" \"$@\"")
+        .arg(common::BIN)
+        .args([Path::new("merge"), Path::new("--check"), parts.as_path()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", describe(&o));
+    assert_eq!(stdout(&o), "1-999999999999\n", "{}", describe(&o));
+    assert!(
+        stderr(&o).contains("999999999999 of 1000000000000 shards missing"),
+        "{}",
+        describe(&o)
+    );
+}

@@ -5,7 +5,6 @@
 //! report with exact values (docs/scenarios.md "Outputs").
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::export::manifest::RunInfo;
 use crate::export::write::write_study;
@@ -43,48 +42,26 @@ pub struct ExactWritten {
 /// Computes the exact values of one study ([`check`]ed) and adds their files to its folder in `out`.
 pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> {
     let started = Started::now();
-    // The points side by side (a fight's chain can take seconds). A point after one refused is skipped, and
-    // every point before it was computed, so the refused point named is the first in order, as it would be
-    // one point at a time.
-    let first_refused = AtomicUsize::new(usize::MAX);
-    let exact: Vec<_> = {
-        use rayon::prelude::*;
-        scenario
-            .points
-            .par_iter()
-            .enumerate()
-            .map(|(k, point)| {
-                if k > first_refused.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let exact = point
-                    .prepared
-                    .as_ref()
-                    .map(|p| crate::stats::exact::exact_point(p, point.action));
-                if let Ok(Err(_)) = exact {
-                    first_refused.fetch_min(k, Ordering::Relaxed);
-                }
-                Some(exact)
-            })
-            .collect()
-    };
+    // A point after a refused one is skipped: the refused point named is the first in order.
+    let eligible: Vec<bool> = scenario.points.iter().map(|p| p.prepared.is_ok()).collect();
+    let exact = super::exact_points(scenario, &eligible, true, &|| {});
     let mut summaries: Vec<PointSummary<'_>> = Vec::with_capacity(scenario.points.len());
     let mut distributions = Vec::with_capacity(scenario.points.len());
     for (point, exact) in scenario.points.iter().zip(exact) {
-        // Skipped only after a refused point, which returned below.
-        let Some(exact) = exact else { continue };
-        let result = match exact {
-            Err(reason) => {
+        let result = match (&point.prepared, exact) {
+            (Err(reason), _) => {
                 distributions.push(None);
                 Err(reason.to_string())
             }
-            Ok(Err(why)) => {
+            // Skipped only after a refused point, which returned below.
+            (Ok(_), None) => continue,
+            (Ok(_), Some(Err(why))) => {
                 return Err(RunError::Arguments(format!(
                     "{}: no exact value: {why}; run it without `exact`",
                     point_label(scenario, point)
                 )));
             }
-            Ok(Ok(exact)) => {
+            (Ok(_), Some(Ok(exact))) => {
                 distributions.push(Some(exact.distributions));
                 Ok(exact.metrics)
             }

@@ -590,24 +590,11 @@ fn add_exact(
     threads: usize,
     watch: &dyn Watch,
 ) -> Result<(), RunError> {
-    use rayon::prelude::*;
     let ran: Vec<bool> = summaries.iter().map(|s| s.result.is_ok()).collect();
     let exact = {
         let bar = watch.points(ran.len() as u64, &format!("{} exact", scenario.stem));
         engine::with_threads(threads, || {
-            scenario
-                .points
-                .par_iter()
-                .zip(&ran)
-                .map(|(point, &ran)| {
-                    let exact = match &point.prepared {
-                        Ok(p) if ran => Some(crate::stats::exact::exact(p, point.action)),
-                        Ok(_) | Err(_) => None,
-                    };
-                    bar.add(1);
-                    exact
-                })
-                .collect::<Vec<_>>()
+            exact_points(scenario, &ran, false, &|| bar.add(1))
         })
         .map_err(|e| RunError::Threads(Some(e)))?
     };
@@ -618,7 +605,7 @@ fn add_exact(
             continue;
         };
         let exact = match exact {
-            Ok(exact) => exact,
+            Ok(exact) => exact.metrics,
             Err(why) => {
                 if crate::stats::exact::check(prepared).is_ok() {
                     watch.warn(&format!(
@@ -637,6 +624,42 @@ fn add_exact(
         }
     }
     Ok(())
+}
+
+/// The exact values of the points of `scenario` that `wanted` names (and that have a prepared point), side
+/// by side on the current thread pool (a fight's chain can take seconds), `step` called once a point; `None`
+/// for the others. With `stop_at_refusal`, a point after a refused one is skipped (`None`) and every point
+/// before it is computed, so the first refused point in order is the one a caller names, as it would be one
+/// point at a time.
+pub(crate) fn exact_points(
+    scenario: &Scenario,
+    wanted: &[bool],
+    stop_at_refusal: bool,
+    step: &(dyn Fn() + Sync),
+) -> Vec<Option<Result<crate::stats::exact::ExactPoint, crate::stats::exact::NoExact>>> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let first_refused = AtomicUsize::new(usize::MAX);
+    scenario
+        .points
+        .par_iter()
+        .zip(wanted)
+        .enumerate()
+        .map(|(k, (point, &wanted))| {
+            let exact = match &point.prepared {
+                Ok(p) if wanted && k <= first_refused.load(Ordering::Relaxed) => {
+                    let exact = crate::stats::exact::exact_point(p, point.action);
+                    if stop_at_refusal && exact.is_err() {
+                        first_refused.fetch_min(k, Ordering::Relaxed);
+                    }
+                    Some(exact)
+                }
+                Ok(_) | Err(_) => None,
+            };
+            step();
+            exact
+        })
+        .collect()
 }
 
 /// What the terminal shows of the tunes after a run: per tune, what it solves for, then one line per point

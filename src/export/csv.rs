@@ -414,7 +414,7 @@ impl Exporter for ExactDistributionsCsv {
     fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
         let bytes =
             exact_distributions_csv(study.scenario, study.summaries, study.exact_distributions)?;
-        Ok(vec![("exact-distributions.csv".to_string(), bytes)])
+        Ok(vec![(super::EXACT_FILES[1].to_string(), bytes)])
     }
 }
 

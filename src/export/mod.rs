@@ -133,10 +133,19 @@ pub const EXPORTERS: [&dyn Exporter; 10] = [
 
 /// Every file `subdual exact` adds to a study folder: the exact values, without tallies or charts.
 pub const EXACT_EXPORTERS: [&dyn Exporter; 4] = [
-    &csv::SummaryCsv("exact.csv"),
+    &csv::SummaryCsv(EXACT_FILES[0]),
     &csv::ExactDistributionsCsv,
-    &csv::DifferencesCsv("exact-differences.csv"),
-    &csv::TuneCsv("exact-tune.csv"),
+    &csv::DifferencesCsv(EXACT_FILES[2]),
+    &csv::TuneCsv(EXACT_FILES[3]),
+];
+
+/// The files [`EXACT_EXPORTERS`] write, in their order: the names the `exact` command may add to a study
+/// folder, and so names a run may replace ([`write::foreign`]).
+pub const EXACT_FILES: [&str; 4] = [
+    "exact.csv",
+    "exact-distributions.csv",
+    "exact-differences.csv",
+    "exact-tune.csv",
 ];
 
 /// The files of `study`, made by `exporters` in order.

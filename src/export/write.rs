@@ -70,14 +70,6 @@ pub enum WriteError {
     Io(#[from] io::Error),
 }
 
-/// Names the `exact` command writes into a study folder (docs/scenarios.md "Outputs").
-pub const EXACT_FILES: [&str; 4] = [
-    "exact.csv",
-    "exact-distributions.csv",
-    "exact-differences.csv",
-    "exact-tune.csv",
-];
-
 /// What stands at the study folder `out/stem` that subdual did not write, if anything: anything but a
 /// folder; in a folder, an entry no subdual command writes, or a file manifest.json lists with other bytes
 /// than it lists. Nothing there, an empty folder, or a folder of subdual's files is `None`.
@@ -104,15 +96,7 @@ pub fn foreign(out: &Path, stem: &str) -> io::Result<Option<Foreign>> {
         };
         return Ok(Some(Foreign::NotAFolder { path, what }));
     }
-    let mut entries: Vec<(String, fs::FileType)> = Vec::new();
-    for entry in fs::read_dir(&path)? {
-        let entry = entry?;
-        entries.push((
-            entry.file_name().to_string_lossy().into_owned(),
-            entry.file_type()?,
-        ));
-    }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let entries = listing(&path)?;
     let unknown = |name: String| {
         Ok(Some(Foreign::Unknown {
             path: path.clone(),
@@ -129,16 +113,8 @@ pub fn foreign(out: &Path, stem: &str) -> io::Result<Option<Foreign>> {
     };
     for (name, kind) in entries {
         if name == "parts" && kind.is_dir() {
-            let mut inside: Vec<(String, bool)> = Vec::new();
-            for entry in fs::read_dir(path.join("parts"))? {
-                let entry = entry?;
-                inside.push((
-                    entry.file_name().to_string_lossy().into_owned(),
-                    entry.file_type()?.is_file(),
-                ));
-            }
-            inside.sort();
-            if let Some((name, _)) = inside.into_iter().find(|(_, file)| !file) {
+            let inside = listing(&path.join("parts"))?;
+            if let Some((name, _)) = inside.into_iter().find(|(_, kind)| !kind.is_file()) {
                 return unknown(format!("parts/{name}"));
             }
             continue;
@@ -148,7 +124,7 @@ pub fn foreign(out: &Path, stem: &str) -> io::Result<Option<Foreign>> {
         }
         if name == "manifest.json"
             || super::manifest::RUN_FILES.contains(&name.as_str())
-            || EXACT_FILES.contains(&name.as_str())
+            || super::EXACT_FILES.contains(&name.as_str())
         {
             continue;
         }
@@ -162,6 +138,20 @@ pub fn foreign(out: &Path, stem: &str) -> io::Result<Option<Foreign>> {
         }
     }
     Ok(None)
+}
+
+/// A folder's entries by name, each with its type (a link as a link), sorted.
+fn listing(dir: &Path) -> io::Result<Vec<(String, fs::FileType)>> {
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        entries.push((
+            entry.file_name().to_string_lossy().into_owned(),
+            entry.file_type()?,
+        ));
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(entries)
 }
 
 /// The files a subdual manifest lists, by name with their SHA-256, or `None` for a file that is not a

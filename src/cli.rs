@@ -574,6 +574,9 @@ fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
     let (header, checked) = (&parts.checked.header, &parts.checked);
     if args.check {
         if checked.missing.is_empty() {
+            // Every shard is there: they are added up, so that parts that would not merge are named now.
+            let work = shard::work(&parts.scenario, parts.scenario.trials);
+            shard::merge(&work, checked).map_err(|e| RunError::Arguments(e.to_string()))?;
             writeln!(
                 out,
                 "{}: all {} shards are there ({} part files)",
@@ -593,10 +596,10 @@ fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
         ))
         .into());
     }
-    let scenario = parts.scenario()?;
+    let scenario = &parts.scenario;
     let dir = args.out.clone().unwrap_or_else(|| parts.default_out());
     let written = run::shards::merge(
-        &scenario,
+        scenario,
         &parts,
         &dir,
         args.shown.outputs(),
@@ -605,7 +608,7 @@ fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
         &Terminal(args.shown.quiet),
     )?;
     if !args.shown.quiet {
-        study_done(out, &scenario, &written)?;
+        study_done(out, scenario, &written)?;
     }
     Ok(())
 }

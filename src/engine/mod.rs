@@ -155,6 +155,55 @@ impl GroupResult {
     }
 }
 
+impl GroupResult {
+    /// Why this result, read from a part file, cannot be what `trials` trials of `group` made: a tally
+    /// or joint tally where the group has none or lacks one, or one that its own check refuses.
+    pub fn check(&self, group: &Group<'_>, trials: u64) -> Result<(), String> {
+        let empty = GroupResult::empty(group);
+        if self.tallies.len() != empty.tallies.len() || self.joints.len() != empty.joints.len() {
+            return Err(format!(
+                "{} tallies and {} joint tallies where the group has {} and {}",
+                self.tallies.len(),
+                self.joints.len(),
+                empty.tallies.len(),
+                empty.joints.len()
+            ));
+        }
+        let shape = "a tally where the point is ineligible, or none where it runs";
+        for (tally, eligible) in self.tallies.iter().zip(&empty.tallies) {
+            match (tally, eligible) {
+                (Some(t), Some(_)) => t.check(trials)?,
+                (None, None) => {}
+                (Some(_), None) | (None, Some(_)) => return Err(shape.into()),
+            }
+        }
+        for (joint, paired) in self.joints.iter().zip(&empty.joints) {
+            match (joint, paired) {
+                (Some(j), Some(e)) => j.check(trials, e.cross.len())?,
+                (None, None) => {}
+                (Some(_), None) | (None, Some(_)) => return Err(shape.into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds another checked result of the same group as [`GroupResult::add`] does, unless a number would
+    /// overflow or a histogram grow without bound ([`crate::stats::tally::MAX_BINS`]).
+    pub fn try_add(&mut self, other: &GroupResult) -> Result<(), String> {
+        for (x, y) in self.tallies.iter_mut().zip(&other.tallies) {
+            if let (Some(x), Some(y)) = (x, y) {
+                x.try_add(y)?;
+            }
+        }
+        for (x, y) in self.joints.iter_mut().zip(&other.joints) {
+            if let (Some(x), Some(y)) = (x, y) {
+                x.try_add(y)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Group<'_> {
     /// Which points keep a log of their trials: those in a pair whose two sides both run.
     fn logged(&self) -> Vec<bool> {

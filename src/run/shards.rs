@@ -47,7 +47,15 @@ pub fn run_shard(
     let parts = options.out.join(&scenario.stem).join("parts");
     let path = parts.join(&name);
     let work = shard::work(scenario, scenario.trials);
-    if let Ok(bytes) = std::fs::read(&path)
+    if shards > work.items() {
+        return Err(RunError::Arguments(format!(
+            "{}: --shard {index}/{shards}: the study has {} work items (`check` counts them), so it splits into at most {} shards, each running at least one",
+            scenario.file,
+            work.items(),
+            work.items()
+        )));
+    }
+    if let Ok(bytes) = read_part(&path)
         && let Ok(part) = shard::decode(&bytes)
         && part.header == Header::new(scenario, &work, shards)
         && part.shard == index
@@ -100,18 +108,24 @@ pub struct Parts {
     pub files: Vec<PathBuf>,
     /// The parts, checked: their common header, and the shards missing.
     pub checked: Checked,
+    /// The study as the shards ran it: rebuilt from the text they carry, checked against its hash.
+    pub scenario: Scenario,
 }
+
+/// The largest part file `merge` reads: 1 GiB. One byte past it is all that is read, so a device or an
+/// endless file is refused rather than read without end (docs/scenarios.md "Shards").
+pub const MAX_PART_BYTES: u64 = 1 << 30;
 
 impl Parts {
     /// Reads the part files named (files as given, folders by their `part-*.json` files) and checks that
-    /// they belong to one study made by this version of subdual.
+    /// they belong to one study made by this version of subdual, and that each holds exactly what its
+    /// header implies ([`shard::verify`]): a part is input from outside, whose checksum anyone can recompute.
     pub fn read(paths: &[PathBuf]) -> Result<Parts, RunError> {
         let files = part_files(paths)?;
         let mut parts = Vec::new();
         for file in &files {
-            let bytes = std::fs::read(file).map_err(|e| {
-                RunError::Arguments(format!("{}: cannot read the part: {e}", file.display()))
-            })?;
+            let bytes = read_part(file)
+                .map_err(|e| RunError::Arguments(format!("{}: {e}", file.display())))?;
             let part = shard::decode(&bytes)
                 .map_err(|e| RunError::Arguments(format!("{}: {e}", file.display())))?;
             parts.push((file.display().to_string(), part));
@@ -126,29 +140,16 @@ impl Parts {
                 env!("CARGO_PKG_VERSION")
             )));
         }
-        Ok(Parts { files, checked })
-    }
-
-    /// The study as the shards ran it: rebuilt from the text they carry, checked against its hash.
-    pub fn scenario(&self) -> Result<Scenario, RunError> {
-        let header = &self.checked.header;
-        let mut scenario = Scenario::parse(
-            &header.scenario,
-            &header.stem,
-            header.scenario_text.as_bytes(),
-        )?;
-        scenario.seed = header.seed;
-        scenario.trials = header.trials;
+        let scenario = rebuild(&checked)?;
         let work = shard::work(&scenario, scenario.trials);
-        if scenario.sha256 != header.scenario_sha256
-            || Header::new(&scenario, &work, header.shards) != *header
-        {
-            return Err(RunError::Arguments(format!(
-                "{}: the scenario the parts carry does not rebuild the study they describe",
-                self.checked.parts[0].0
-            )));
+        for (file, part) in &checked.parts {
+            shard::verify(&work, part).map_err(|e| RunError::Arguments(format!("{file}: {e}")))?;
         }
-        Ok(scenario)
+        Ok(Parts {
+            files,
+            checked,
+            scenario,
+        })
     }
 
     /// Where a merge writes when no folder is given: DIR for parts in `DIR/<stem>/parts`, else `output`.
@@ -167,6 +168,69 @@ impl Parts {
             .and_then(|study| study.parent())
             .map_or_else(|| PathBuf::from("output"), Path::to_path_buf)
     }
+}
+
+/// The study the parts describe, rebuilt from the scenario text they carry and checked against their header.
+fn rebuild(checked: &Checked) -> Result<Scenario, RunError> {
+    let header = &checked.header;
+    let mut scenario = Scenario::parse(
+        &header.scenario,
+        &header.stem,
+        header.scenario_text.as_bytes(),
+    )?;
+    scenario.seed = header.seed;
+    scenario.trials = header.trials;
+    let work = shard::work(&scenario, scenario.trials);
+    if scenario.sha256 != header.scenario_sha256
+        || Header::new(&scenario, &work, header.shards) != *header
+    {
+        return Err(RunError::Arguments(format!(
+            "{}: the scenario the parts carry does not rebuild the study they describe",
+            checked.parts[0].0
+        )));
+    }
+    Ok(scenario)
+}
+
+/// A part file's bytes, if it is a regular file of at most [`MAX_PART_BYTES`]. It is opened without
+/// waiting (a FIFO would block for a writer) and its kind is asked of the open file, not of the name.
+fn read_part(file: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let opened = options
+        .open(file)
+        .map_err(|e| format!("cannot read the part: {e}"))?;
+    let kind = opened
+        .metadata()
+        .map_err(|e| format!("cannot read the part: {e}"))?;
+    if !kind.is_file() {
+        return Err("not a regular file: a part is a file that `run --shard` wrote".into());
+    }
+    let too_big = || {
+        format!(
+            "the file is larger than {} MiB, which no part is: is this the right file?",
+            MAX_PART_BYTES >> 20
+        )
+    };
+    if kind.len() > MAX_PART_BYTES {
+        return Err(too_big());
+    }
+    // The size asked first spares reading a big file; the cap holds if the file grows meanwhile.
+    let mut bytes = Vec::new();
+    opened
+        .take(MAX_PART_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the part: {e}"))?;
+    if bytes.len() as u64 > MAX_PART_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
 }
 
 /// The part files named: files as given, folders by their `part-*.json` files.

@@ -268,6 +268,46 @@ impl Joint {
     }
 }
 
+impl Joint {
+    /// Why this joint tally, read from outside, cannot be one that `trials` paired trials of a pair with
+    /// `comparisons` comparisons made: another number of trials or comparisons, or more trials with both
+    /// quantities than there were.
+    pub fn check(&self, trials: u64, comparisons: usize) -> Result<(), String> {
+        if self.trials != trials || self.cross.len() != comparisons {
+            return Err(format!(
+                "a joint tally of {} trials and {} comparisons where {trials} and {comparisons} belong",
+                self.trials,
+                self.cross.len()
+            ));
+        }
+        match self.cross.iter().find(|c| c.both > trials) {
+            Some(c) => Err(format!(
+                "{} trials with both quantities in {trials}",
+                c.both
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Adds `other` as `+=` does, unless a sum would overflow (then an error; the merge that calls it stops).
+    pub fn try_add(&mut self, o: &Joint) -> Result<(), String> {
+        let overflow = || "a joint tally's sums pass the largest number".to_string();
+        self.trials = self.trials.checked_add(o.trials).ok_or_else(overflow)?;
+        for (a, b) in self.cross.iter_mut().zip(&o.cross) {
+            let sum = || {
+                Some(Cross {
+                    both: a.both.checked_add(b.both)?,
+                    a_where_b: a.a_where_b.checked_add(b.a_where_b)?,
+                    b_where_a: a.b_where_a.checked_add(b.b_where_a)?,
+                    product: a.product.checked_add(b.product)?,
+                })
+            };
+            *a = sum().ok_or_else(overflow)?;
+        }
+        Ok(())
+    }
+}
+
 impl AddAssign<&Joint> for Joint {
     fn add_assign(&mut self, o: &Joint) {
         self.trials += o.trials;
@@ -603,6 +643,25 @@ pub fn verdict(d: &Difference, (low, high): (Option<f64>, Option<f64>)) -> &'sta
 mod tests {
     use super::*;
     use crate::stats::metrics;
+
+    #[test]
+    fn a_joint_tally_from_outside_is_held_to_its_trials_and_never_wraps() {
+        let mut j = Joint::new(2);
+        j.trials = 5;
+        j.cross[1].both = 5;
+        assert_eq!(j.check(5, 2), Ok(()));
+        assert!(j.check(5, 3).is_err() && j.check(4, 2).is_err());
+        j.cross[1].both = 6;
+        assert!(j.check(5, 2).is_err(), "more trials with both than trials");
+        let mut big = Joint::new(2);
+        big.cross[0].product = i128::MAX;
+        let mut sum = big.clone();
+        assert!(sum.try_add(&big).is_err(), "a product past i128");
+        big.cross[0].product = 1;
+        let mut small = Joint::new(2);
+        assert!(small.try_add(&big).is_ok());
+        assert_eq!(small.cross[0].product, 1);
+    }
 
     #[test]
     fn holm_multiplies_by_the_remaining_count_and_keeps_order() {

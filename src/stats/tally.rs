@@ -110,6 +110,66 @@ impl Histogram {
     }
 }
 
+/// The most values a histogram read from a part file may span, and a merge of them may grow to: 2^20
+/// (8 MiB of counts). A histogram the engine fills spans the values its rules can give, far fewer; the bound
+/// is there so that two bins far apart in two parts cannot ask for memory without end (docs/scenarios.md
+/// "Shards").
+pub const MAX_BINS: usize = 1 << 20;
+
+impl Histogram {
+    /// Why this histogram, read from outside, cannot be one that `trials` trials filled: it spans more than
+    /// [`MAX_BINS`] values or past the ends of `i64`, or counts more values than there were trials.
+    pub fn check(&self, trials: u64) -> Result<(), String> {
+        if self.counts.len() > MAX_BINS {
+            return Err(format!(
+                "a histogram spans {} values, more than {MAX_BINS}",
+                self.counts.len()
+            ));
+        }
+        if self.min.checked_add(self.counts.len() as i64).is_none() {
+            return Err("a histogram's values pass the largest whole number".into());
+        }
+        match self.counts.iter().try_fold(0u64, |a, &c| a.checked_add(c)) {
+            Some(total) if total <= trials => Ok(()),
+            _ => Err(format!(
+                "a histogram counts more values than its {trials} trials"
+            )),
+        }
+    }
+
+    /// Adds `other` as `+=` does, unless the sum would span more than [`MAX_BINS`] values or a count would
+    /// pass `u64` (then `self` is left as it was). Both must have passed [`Histogram::check`].
+    pub fn try_add(&mut self, other: &Histogram) -> Result<(), String> {
+        let seen = |h: &Histogram| {
+            let mut values = h.iter().map(|(v, _)| v);
+            let first = values.next()?;
+            Some((first, values.last().unwrap_or(first)))
+        };
+        let (Some((a, b)), Some((c, d))) = (seen(self), seen(other)) else {
+            *self += other;
+            return Ok(());
+        };
+        if i128::from(b.max(d)) - i128::from(a.min(c)) >= MAX_BINS as i128 {
+            return Err(format!(
+                "the parts' histograms together span more than {MAX_BINS} values"
+            ));
+        }
+        let overflows = other.iter().any(|(value, count)| {
+            let index = value.wrapping_sub(self.min) as u64 as usize;
+            value >= self.min
+                && self
+                    .counts
+                    .get(index)
+                    .is_some_and(|c| c.checked_add(count).is_none())
+        });
+        if overflows {
+            return Err("a histogram's counts pass the largest counter".into());
+        }
+        *self += other;
+        Ok(())
+    }
+}
+
 impl AddAssign<&Histogram> for Histogram {
     fn add_assign(&mut self, other: &Histogram) {
         for (value, count) in other.iter() {
@@ -151,9 +211,109 @@ impl AddAssign<&Tally> for Tally {
     }
 }
 
+impl Tally {
+    /// Why this tally, read from outside, cannot be one that `trials` trials made: another number of
+    /// trials, a counter above them, or a histogram [`Histogram::check`] refuses.
+    pub fn check(&self, trials: u64) -> Result<(), String> {
+        if self.trials != trials {
+            return Err(format!(
+                "a tally of {} trials where its blocks hold {trials}",
+                self.trials
+            ));
+        }
+        if let Some(c) = self.counts.iter().find(|&&c| c > trials) {
+            return Err(format!("a counter of {c} in {trials} trials"));
+        }
+        self.hists.iter().try_for_each(|h| h.check(trials))
+    }
+
+    /// Adds `other` as `+=` does, unless a number would overflow or a histogram grow past [`MAX_BINS`]
+    /// (then an error, and `self` may be part added: the merge that calls it stops).
+    pub fn try_add(&mut self, other: &Tally) -> Result<(), String> {
+        let overflow = || "a tally's counts pass the largest counter".to_string();
+        self.trials = self.trials.checked_add(other.trials).ok_or_else(overflow)?;
+        for (a, b) in self.counts.iter_mut().zip(other.counts) {
+            *a = a.checked_add(b).ok_or_else(overflow)?;
+        }
+        for (a, b) in self.hists.iter_mut().zip(&other.hists) {
+            a.try_add(b)?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_histogram_from_outside_is_held_to_its_trials_and_its_span() {
+        let mut h = Histogram::with_range(1, 4);
+        for v in [1, 2, 2, 4] {
+            h.add(v);
+        }
+        assert_eq!(h.check(4), Ok(()));
+        assert!(h.check(3).is_err(), "more values than trials");
+        let wide = Histogram {
+            min: 0,
+            counts: vec![0; MAX_BINS + 1],
+        };
+        assert!(wide.check(1).is_err());
+        let at_the_end = Histogram {
+            min: i64::MAX - 1,
+            counts: vec![1, 0],
+        };
+        assert!(
+            at_the_end.check(1).is_err(),
+            "its last value would pass i64"
+        );
+        let wrapping = Histogram {
+            min: 0,
+            counts: vec![u64::MAX, 2],
+        };
+        assert!(wrapping.check(u64::MAX).is_err(), "its total wraps");
+        // Two far bins: refused, and the histogram left as it was (no allocation of the span).
+        let far = Histogram {
+            min: 1 << 40,
+            counts: vec![1],
+        };
+        let before = h.clone();
+        assert!(h.try_add(&far).is_err());
+        assert_eq!(h, before);
+        let near = Histogram {
+            min: MAX_BINS as i64,
+            counts: vec![3],
+        };
+        assert!(
+            h.try_add(&near).is_ok(),
+            "a span of exactly MAX_BINS values"
+        );
+        assert_eq!(h.total(), 7);
+        let mut full = Histogram {
+            min: 2,
+            counts: vec![u64::MAX],
+        };
+        assert!(full.try_add(&h).is_err(), "a count past u64");
+        assert!(Histogram::default().try_add(&far).is_ok());
+    }
+
+    #[test]
+    fn a_tally_from_outside_is_held_to_its_trials() {
+        let mut t = Tally {
+            trials: 10,
+            ..Tally::default()
+        };
+        t.counts[2] = 10;
+        assert_eq!(t.check(10), Ok(()));
+        assert!(t.check(9).is_err());
+        t.counts[2] = 11;
+        assert!(t.check(10).is_err());
+        let mut sum = Tally {
+            trials: u64::MAX,
+            ..Tally::default()
+        };
+        assert!(sum.try_add(&t).is_err(), "trials past u64");
+    }
 
     #[test]
     fn values_outside_the_range_still_count() {

@@ -71,12 +71,17 @@ impl Work<'_> {
         self.ranges(items)
             .iter()
             .map(|(group, blocks)| {
-                let ran = |block: u64| block.saturating_mul(BLOCK_SIZE).min(trials);
                 let points = self.groups[*group].points.iter().flatten().count() as u64;
-                points * (ran(blocks.end) - ran(blocks.start))
+                points * block_trials(blocks.clone(), trials)
             })
             .sum()
     }
+}
+
+/// The trials a range of blocks holds at `trials` trials a point (the last block may be short).
+fn block_trials(blocks: Range<u64>, trials: u64) -> u64 {
+    let ran = |block: u64| block.saturating_mul(BLOCK_SIZE).min(trials);
+    ran(blocks.end) - ran(blocks.start)
 }
 
 /// The work of a study at `trials` trials a point.
@@ -324,6 +329,52 @@ pub fn decode(bytes: &[u8]) -> Result<Part, PartError> {
     Ok(part)
 }
 
+/// Checks a part against the study it belongs to, `work` being that study's [`work`] rebuilt from the
+/// scenario its header carries. A part is input from outside (a checksum anyone can recompute seals it
+/// against accidents only), so every number is held to what the header implies: the shard's items are
+/// exactly the range [`Work::shard_items`] gives it, its partials exactly that range's groups and blocks,
+/// each with a tally for every point that runs and none for one that does not, every count within the
+/// trials of its blocks and every histogram within its bounds ([`GroupResult::check`]). A study split into
+/// more shards than it has work items is refused too, as `run` refuses to split it so.
+pub fn verify(work: &Work<'_>, part: &Part) -> Result<(), PartError> {
+    let bad = |what: String| Err(PartError::Inconsistent(what));
+    let (shards, trials) = (part.header.shards, part.header.trials);
+    if shards > work.items() {
+        return bad(format!(
+            "{shards} shards of a study of {} work items",
+            work.items()
+        ));
+    }
+    let items = work.shard_items(part.shard, shards);
+    if part.items != [items.start, items.end] {
+        return bad(format!(
+            "items {}..{} where shard {} holds {}..{}",
+            part.items[0], part.items[1], part.shard, items.start, items.end
+        ));
+    }
+    let ranges = work.ranges(items);
+    if part.partials.len() != ranges.len() {
+        return bad(format!(
+            "{} groups of tallies where its items hold {}",
+            part.partials.len(),
+            ranges.len()
+        ));
+    }
+    for (partial, (group, blocks)) in part.partials.iter().zip(ranges) {
+        if partial.group != group as u64 || partial.blocks != [blocks.start, blocks.end] {
+            return bad(format!(
+                "group {} blocks {}..{} where its items hold group {group} blocks {}..{}",
+                partial.group, partial.blocks[0], partial.blocks[1], blocks.start, blocks.end
+            ));
+        }
+        partial
+            .result
+            .check(&work.groups[group], block_trials(blocks, trials))
+            .or_else(|e| bad(format!("group {group}: {e}")))?;
+    }
+    Ok(())
+}
+
 /// Why a set of parts does not make a study.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MergeError {
@@ -357,6 +408,14 @@ pub enum MergeError {
         a: String,
         /// The other's.
         b: String,
+    },
+    /// A part that does not hold what its header implies ([`verify`]).
+    #[error("{file}: {error}")]
+    Part {
+        /// The part.
+        file: String,
+        /// What is wrong with it.
+        error: PartError,
     },
     /// Shards are missing.
     #[error(
@@ -487,11 +546,18 @@ pub fn merge(work: &Work<'_>, checked: &Checked) -> Result<Vec<GroupResult>, Mer
         });
     }
     let mut results: Vec<Option<GroupResult>> = vec![None; work.groups.len()];
-    for (_, part) in &checked.parts {
+    for (file, part) in &checked.parts {
+        verify(work, part).map_err(|e| MergeError::Part {
+            file: file.clone(),
+            error: e,
+        })?;
         for partial in &part.partials {
             let slot = &mut results[partial.group as usize];
             match slot {
-                Some(r) => r.add(&partial.result),
+                Some(r) => r.try_add(&partial.result).map_err(|e| MergeError::Part {
+                    file: file.clone(),
+                    error: PartError::Inconsistent(format!("group {}: {e}", partial.group)),
+                })?,
                 None => *slot = Some(partial.result.clone()),
             }
         }
@@ -674,6 +740,70 @@ mod tests {
             })
         ));
         assert_eq!(check(Vec::new()).err(), Some(MergeError::Empty));
+    }
+
+    #[test]
+    fn a_part_is_held_to_what_its_header_implies() {
+        let s = shipped("mugging-level-gap");
+        let w = work(&s, s.trials);
+        let part = run_shard(&s, &w, 1, 3, facts(), &|_| {});
+        assert_eq!(verify(&w, &part), Ok(()));
+        let refused = |edit: &dyn Fn(&mut Part), words: &str| {
+            let mut p = part.clone();
+            edit(&mut p);
+            match verify(&w, &p) {
+                Err(PartError::Inconsistent(why)) => assert!(why.contains(words), "{why}"),
+                other => panic!("{words}: {other:?}"),
+            }
+        };
+        refused(
+            &|p| p.partials[0].group = 1 << 40,
+            "where its items hold group",
+        );
+        refused(
+            &|p| p.partials[0].blocks[1] += 1,
+            "where its items hold group",
+        );
+        refused(&|p| p.partials.clear(), "groups of tallies where");
+        refused(&|p| p.items[1] += 1, "where shard 1 holds");
+        refused(
+            &|p| {
+                p.items = [0, 0];
+                p.partials.clear();
+                p.header.shards = w.items() + 1;
+            },
+            "shards of a study of",
+        );
+        fn tally(p: &mut Part) -> &mut crate::stats::Tally {
+            p.partials[0].result.tallies[0].as_mut().expect("eligible")
+        }
+        refused(&|p| tally(p).trials += 1, "a tally of");
+        refused(
+            &|p| tally(p).counts[0] = tally(p).trials + 1,
+            "a counter of",
+        );
+        refused(&|p| tally(p).counts[3] = u64::MAX, "a counter of");
+        refused(&|p| p.partials[0].result.tallies[0] = None, "ineligible");
+        refused(
+            &|p| p.partials[0].result.tallies.pop().map(drop).unwrap_or(()),
+            "tallies and",
+        );
+        refused(
+            &|p| {
+                let joint = p.partials[0].result.joints[0].as_mut().expect("paired");
+                joint.cross.push(Default::default());
+            },
+            "comparisons where",
+        );
+        refused(
+            &|p| {
+                p.partials[0].result.joints[0]
+                    .as_mut()
+                    .expect("paired")
+                    .trials += 1
+            },
+            "a joint tally of",
+        );
     }
 
     #[test]

@@ -766,3 +766,17 @@ impl JsonParser<'_> {
         }
     }
 }
+
+/// A part file (`run --shard`'s) with its body edited by `edit` and sealed again, as anyone editing a part
+/// can: the checksum is the SHA-256 of the body, the compact JSON between `{"part":` and `,"checksum":`.
+pub fn resealed(bytes: &[u8], edit: impl FnOnce(&str) -> String) -> Vec<u8> {
+    let text = std::str::from_utf8(bytes).expect("a part is text");
+    let body = text
+        .strip_prefix("{\"part\":")
+        .and_then(|t| t.rsplit_once(",\"checksum\":"))
+        .expect("a sealed part")
+        .0;
+    let body = edit(body);
+    let sum = subdual::digest::sha256_hex(body.as_bytes());
+    format!("{{\"part\":{body},\"checksum\":\"{sum}\"}}\n").into_bytes()
+}

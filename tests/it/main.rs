@@ -16,6 +16,7 @@ mod exact_bounds;
 mod explain;
 mod fight_styles;
 mod flips;
+mod fuzz_parts;
 mod fuzz_scenarios;
 mod hardening;
 mod readings;

@@ -7,7 +7,9 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{Scratch, assert_success, describe, repo, run_quiet, stderr, stdout, subdual};
+use common::{
+    Scratch, assert_success, describe, repo, resealed, run_quiet, stderr, stdout, subdual,
+};
 
 /// The files of a study folder but `run.json` and `report.html` (which describe the run), by name.
 fn results(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -140,8 +142,195 @@ fn splits_merge_into_the_single_run(name: &str, trials: &str, extra_splits: &[u6
 
 #[test]
 fn any_split_of_a_sweep_merges_into_the_single_run() {
-    // Two blocks a point, 20 points: items = 40. Splits 1, 2, 3, 7, items and items + 5.
-    splits_merge_into_the_single_run("mugging-level-gap", "70000", &[0, 5]);
+    // Two blocks a point, 20 points: items = 40. Splits 1, 2, 3, 7 and items (one item a shard).
+    splits_merge_into_the_single_run("mugging-level-gap", "70000", &[0]);
+}
+
+#[test]
+fn a_split_into_more_shards_than_work_items_is_refused_before_it_runs() {
+    let scratch = Scratch::new("shards_beyond");
+    let file = repo().join("scenarios/mugging-level-gap.toml");
+    // 40 work items at 70,000 trials: 40 shards run, 41 are refused (a shard would run nothing).
+    assert_success(&shard(
+        &file,
+        &scratch.out(),
+        39,
+        40,
+        &["--trials", "70000"],
+    ));
+    let o = shard(&file, &scratch.out(), 0, 41, &["--trials", "70000"]);
+    assert_refused(&o, &["--shard 0/41", "40 work items", "at most 40 shards"]);
+    let parts = scratch.out().join("mugging-level-gap/parts");
+    assert!(!parts.join("part-0-of-41.json").exists(), "nothing written");
+}
+
+/// `text` with the number that follows the first `key` (a JSON key with its colon, or a longer prefix)
+/// replaced by `value`.
+fn with_number(text: &str, key: &str, value: &str) -> String {
+    let at = text
+        .find(key)
+        .unwrap_or_else(|| panic!("{key} in the part"))
+        + key.len();
+    let end = at
+        + text[at..]
+            .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .unwrap();
+    format!("{}{value}{}", &text[..at], &text[end..])
+}
+
+#[test]
+fn parts_edited_and_sealed_again_are_refused_naming_what_is_wrong() {
+    // Each edit panicked merge, asked for petabytes, or was merged with exit 0 before parts were checked
+    // against what their header implies.
+    let scratch = Scratch::new("shards_tampered");
+    let file = repo().join("scenarios/mugging-level-gap.toml");
+    // Three shards of 40 items: the second part's first group (6) is shared with the first part.
+    for i in 0..3 {
+        assert_success(&shard(&file, &scratch.out(), i, 3, &["--trials", "70000"]));
+    }
+    let parts = scratch.out().join("mugging-level-gap/parts");
+    let first = parts.join("part-0-of-3.json");
+    let second = std::fs::read(parts.join("part-1-of-3.json")).unwrap();
+    let third = parts.join("part-2-of-3.json");
+    let after = |t: &str, key: &str| t.find(key).unwrap() + key.len();
+    type Edit = Box<dyn Fn(&str) -> String>;
+    let cases: Vec<(&str, Edit, &str)> = vec![
+        (
+            "a group beyond the study's",
+            Box::new(|t| with_number(t, "\"partials\":[{\"group\":", "99999999")),
+            "where its items hold group",
+        ),
+        (
+            "a counter above the trials (a probability of 10)",
+            Box::new(|t| with_number(t, "\"counts\":[", "30000")),
+            "a counter of 30000",
+        ),
+        (
+            "a counter at the edge of u64",
+            Box::new(|t| with_number(t, "\"counts\":[", "18446744073709551615")),
+            "a counter of 18446744073709551615",
+        ),
+        (
+            "a histogram far from the other part's",
+            Box::new(|t| with_number(t, "\"hists\":[{\"min\":", "-4611686018427387904")),
+            "together span more than",
+        ),
+        (
+            "a histogram at the end of i64",
+            Box::new(|t| with_number(t, "\"hists\":[{\"min\":", "9223372036854775800")),
+            "pass the largest whole number",
+        ),
+        (
+            "a shard with no tallies",
+            Box::new(move |t| format!("{}[]}}", &t[..after(t, "\"partials\":")])),
+            "groups of tallies where its items hold",
+        ),
+        (
+            "more trials than its blocks hold",
+            Box::new(|t| with_number(t, "\"tallies\":[{\"trials\":", "5000")),
+            "a tally of 5000 trials",
+        ),
+    ];
+    for (what, edit, words) in cases {
+        let edited = scratch.write("edited/part-1-of-3.json", resealed(&second, edit));
+        let o = merge(&[
+            &first,
+            &edited,
+            &third,
+            Path::new("--out"),
+            &scratch.path.join("m"),
+        ]);
+        assert_refused(&o, &["edited/part-1-of-3.json", words]);
+        assert!(
+            !scratch.path.join("m/mugging-level-gap").exists(),
+            "{what}: nothing written"
+        );
+        // `--check` reads parts the same way and, with every shard there, adds them up: it does not call
+        // parts that will not merge complete.
+        let o = subdual([
+            Path::new("merge"),
+            Path::new("--check"),
+            &first,
+            &edited,
+            &third,
+        ]);
+        assert_refused(&o, &["edited/part-1-of-3.json"]);
+    }
+    // Joint sums at the edge of i128 in two parts of one group: their sum would wrap.
+    let edge = |t: &str| {
+        let mut t = t.to_string();
+        let mut from = 0;
+        while let Some(at) = t[from..].find("\"product\":") {
+            let head = from + at;
+            t = format!(
+                "{}{}",
+                &t[..head],
+                with_number(
+                    &t[head..],
+                    "\"product\":",
+                    "170141183460469231731687303715884105727"
+                )
+            );
+            from = head + 1;
+        }
+        t
+    };
+    let a = scratch.write(
+        "both/part-0-of-3.json",
+        resealed(&std::fs::read(&first).unwrap(), edge),
+    );
+    let b = scratch.write("both/part-1-of-3.json", resealed(&second, edge));
+    assert_refused(&merge(&[&a, &b, &third]), &["pass the largest number"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn merge_reads_only_regular_files_of_bounded_size() {
+    use std::time::{Duration, Instant};
+    // Each of these read 4 GiB, blocked for ever, or was followed to a device.
+    let scratch = Scratch::new("shards_unreadable");
+    let fifo = scratch.path.join("fifo/part-0-of-1.json");
+    std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let link = scratch.path.join("link/part-0-of-1.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+    // A sparse file one byte past the cap: refused by its size, not read.
+    let big = scratch.path.join("big/part-0-of-1.json");
+    std::fs::create_dir_all(big.parent().unwrap()).unwrap();
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(subdual::run::shards::MAX_PART_BYTES + 1)
+        .unwrap();
+    for (path, words) in [
+        (Path::new("/dev/zero"), "not a regular file"),
+        (fifo.parent().unwrap(), "not a regular file"),
+        (link.as_path(), "not a regular file"),
+        (big.as_path(), "larger than 1024 MiB"),
+    ] {
+        let started = Instant::now();
+        let mut child = Command::new(common::BIN)
+            .args([Path::new("merge"), Path::new("--check"), path])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(60) {
+                child.kill().unwrap();
+                panic!("{}: merge --check did not return", path.display());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        assert_refused(&o, &[words]);
+    }
 }
 
 #[test]
@@ -344,8 +533,14 @@ fn auto_takes_the_shard_from_the_scheduler() {
 fn a_check_of_a_trillion_shards_lists_them_as_ranges_in_bounded_memory() {
     // One valid part of a study split into 10^12 shards: `merge --check` names the other 999,999,999,999 as
     // one range, in a process held to 1 GiB of address space (one shard at a time would need terabytes).
+    // The study has that many work items: 59,901 points of 2^24 blocks each (2^40 trials a point); the
+    // shard runs one block.
     let scratch = Scratch::new("trillion_shards");
-    let file = scratch.write("mugging.toml", common::MUG_BASE);
+    let text = format!(
+        "{}\n[sweep]\n\"victim.height_ft\" = {{ from = 1, to = 600, step = 0.01 }}\n",
+        common::MUG_BASE.replace("trials = 1000", "trials = 1099511627776")
+    );
+    let file = scratch.write("mugging.toml", text);
     let out = scratch.out();
     assert_success(&run_quiet(&file, &out, &["--shard", "0/1000000000000"]));
     let parts = out.join("mugging").join("parts");

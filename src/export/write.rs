@@ -6,8 +6,10 @@
 //! followed), syncs it, and then puts it in place of the study folder in one atomic exchange of the two
 //! names (Linux's `renameat2(RENAME_EXCHANGE)`; a plain rename when there is no study folder yet, or two
 //! renames where the exchange is not supported). Two commands writing one study hold a lock on the output
-//! folder while they exchange, so they never interleave; the later one wins whole. Beside each temporary
-//! folder, a `.live` file is created first and held locked while its command lives, and removed last, so
+//! folder while they exchange, so they never interleave; the later one wins whole (and `exact`, which adds
+//! its files to the folder, copies the others under that lock, so it adds to the newest run). The same
+//! lock is held while a temporary folder is created and while a folder is looked at before a run. Beside
+//! each temporary folder, a `.live` file is created first and held locked while its command lives, and removed last, so
 //! what a killed command left is recognised (an unlocked `.live`, or a folder without one) and removed by
 //! the next command, while a folder still being written is left alone.
 //!
@@ -78,7 +80,20 @@ pub enum WriteError {
 /// describe a run (`run.json`, `report.html`), the `exact` command's files, and `parts/` holding only
 /// regular files (shards' parts, carried over whole by every write). Links are never followed: a link is
 /// not subdual's.
+///
+/// It looks under the output folder's lock, so that a command replacing the folder meanwhile is not
+/// mistaken for an edit (a manifest read from one run and files from the next).
 pub fn foreign(out: &Path, stem: &str) -> io::Result<Option<Foreign>> {
+    let _lock = match lock_dir(out) {
+        Ok(lock) => lock,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    foreign_locked(out, stem)
+}
+
+/// [`foreign`], for a caller that holds the output folder's lock.
+fn foreign_locked(out: &Path, stem: &str) -> io::Result<Option<Foreign>> {
     let path = out.join(stem);
     let meta = match fs::symlink_metadata(&path) {
         Ok(meta) => meta,
@@ -194,18 +209,20 @@ pub fn write_study(
     let target = out.join(stem);
     let staged = Staged::create(out, stem)?;
     let written = (|| {
-        if keep_others {
-            staged.keep_from(&target, files)?;
-        }
         for (name, bytes) in files {
             staged.write(name, bytes)?;
         }
-        sync_dir(&staged.path)?;
         let _lock = lock_dir(out)?;
         // Looked at again under the lock: something may have been added while the study ran.
-        if let Some(foreign) = foreign(out, stem)? {
+        if let Some(foreign) = foreign_locked(out, stem)? {
             return Err(WriteError::Foreign(foreign));
         }
+        // The files kept are the folder's as it is now, under the lock: a run that finished while this
+        // command was computing is the one kept, never the older one it replaced.
+        if keep_others {
+            staged.keep_from(&target, files)?;
+        }
+        sync_dir(&staged.path)?;
         // Under the lock, so that no shard's part lands in the old folder after this look.
         staged.keep_parts(&target)?;
         remove_stale(out, stem);
@@ -300,6 +317,9 @@ struct Staged {
 
 impl Staged {
     fn create(out: &Path, stem: &str) -> io::Result<Staged> {
+        // Under the output folder's lock, as [`remove_stale`] runs: between creating the live file and
+        // locking it, another command would take this folder for a killed command's and remove it.
+        let _lock = lock_dir(out)?;
         let mut attempts = 0;
         loop {
             let name = format!(".{stem}.{:016x}", unpredictable());

@@ -11,6 +11,11 @@ use std::process::{Command, Stdio};
 
 use common::{MUG_BASE, Scratch, assert_success, describe, read, repo, run_quiet, stderr, subdual};
 
+/// The base mugging at two blocks of trials: two work items, so that it splits into two shards.
+fn two_items() -> String {
+    MUG_BASE.replace("trials = 1000", "trials = 70000")
+}
+
 /// `run` and `check` both refuse the file with exit code 2, a message naming the file and every word of
 /// `words`, no panic, no raw escape character, and no output.
 fn assert_refused(test: &str, name: &str, contents: &[u8], words: &[&str]) {
@@ -413,7 +418,7 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 #[test]
 fn a_study_folder_holding_what_subdual_did_not_write_is_refused_before_the_run() {
     let scratch = Scratch::new("foreign");
-    let file = scratch.write("mugging.toml", MUG_BASE);
+    let file = scratch.write("mugging.toml", two_items());
     let out = scratch.out();
     let dir = out.join("mugging");
     let (f, o) = (file.as_os_str(), out.as_os_str());
@@ -477,7 +482,7 @@ fn a_study_folder_holding_what_subdual_did_not_write_is_refused_before_the_run()
 #[test]
 fn planted_links_are_refused_not_followed() {
     let scratch = Scratch::new("links");
-    let file = scratch.write("mugging.toml", MUG_BASE);
+    let file = scratch.write("mugging.toml", two_items());
     let out = scratch.out();
     std::fs::create_dir_all(&out).unwrap();
     let precious = scratch.write("precious.txt", "keep");
@@ -659,6 +664,107 @@ fn concurrent_runs_of_one_study_never_mix() {
     }
 }
 
+/// Asserts that `dir` holds one whole run, of seed `seed`: every file its manifest lists, with the bytes
+/// it lists, its run.json naming the same seed, and nothing else but what `exact` adds (`with_exact`
+/// says whether its files must be there).
+fn assert_one_whole_run(dir: &Path, seed: u64, with_exact: Option<bool>, what: &str) {
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(&dir.join("manifest.json"))).expect("a manifest");
+    assert_eq!(manifest["seed"], seed, "{what}: the newest run's seed");
+    let mut expected = vec![
+        "manifest.json".to_string(),
+        "run.json".into(),
+        "report.html".into(),
+    ];
+    for file in manifest["files"].as_array().expect("listed files") {
+        let name = file["name"].as_str().unwrap();
+        let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{what}: {name}: {e}"));
+        assert_eq!(
+            subdual::digest::sha256_hex(&bytes),
+            file["sha256"].as_str().unwrap(),
+            "{what}: {name} is the manifest's"
+        );
+        expected.push(name.to_string());
+    }
+    let run: serde_json::Value = serde_json::from_str(&read(&dir.join("run.json"))).unwrap();
+    let command = run["command"].as_str().unwrap();
+    assert!(
+        command.ends_with(&format!("--seed {seed}")),
+        "{what}: run.json of another run: {command}"
+    );
+    let exact: Vec<String> = subdual::export::EXACT_FILES
+        .iter()
+        .map(|f| f.to_string())
+        .filter(|f| dir.join(f).exists())
+        .collect();
+    match with_exact {
+        Some(true) => assert!(!exact.is_empty(), "{what}: exact's files"),
+        Some(false) => assert!(exact.is_empty(), "{what}: no exact files"),
+        None => {}
+    }
+    expected.extend(exact);
+    expected.sort();
+    assert_eq!(listing(dir), expected, "{what}: nothing else");
+}
+
+#[test]
+fn sixty_concurrent_pairs_leave_one_whole_run_the_newest() {
+    // run against run, and run against exact, on one study, 60 pairs each. Before exact copied the files
+    // it keeps under the lock, it could put an older run's files back over a newer run's (seen here in
+    // 10 of 30 pairs: the folder kept the seed of a run two pairs earlier).
+    let scratch = Scratch::new("concurrent_pairs");
+    let file = scratch.write(
+        "mugging.toml",
+        MUG_BASE.replace("trials = 1000", "trials = 20000"),
+    );
+    let out = scratch.out();
+    let dir = out.join("mugging");
+    let command = |verb: &str, seed: Option<u64>| {
+        let mut c = Command::new(common::BIN);
+        c.args([
+            OsStr::new(verb),
+            file.as_os_str(),
+            OsStr::new("--out"),
+            out.as_os_str(),
+        ]);
+        if let Some(seed) = seed {
+            c.args(["--quiet", "--no-charts", "--threads", "1", "--seed"]);
+            c.arg(seed.to_string());
+        }
+        c.stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let finish = |child: std::process::Child| assert_success(&child.wait_with_output().unwrap());
+    for pair in 0..60u64 {
+        let (a, b) = (2 * pair + 1, 2 * pair + 2);
+        if pair % 2 == 0 {
+            // Half the pairs race to create the output folder and the study folder from nothing.
+            let _ = std::fs::remove_dir_all(&out);
+        }
+        let (first, second) = (command("run", Some(a)), command("run", Some(b)));
+        finish(first);
+        finish(second);
+        let seed = if read(&dir.join("run.json")).contains(&format!("--seed {a}\"")) {
+            a
+        } else {
+            b
+        };
+        assert_one_whole_run(&dir, seed, Some(false), &format!("run/run pair {pair}"));
+        assert_eq!(listing(&out), ["mugging"], "no temporaries left");
+    }
+    for pair in 0..60u64 {
+        let seed = 1000 + pair;
+        let (run, exact) = (command("run", Some(seed)), command("exact", None));
+        finish(run);
+        finish(exact);
+        // Whichever finished last, the run is this pair's: exact adds to the newest run, never an older.
+        assert_one_whole_run(&dir, seed, None, &format!("run/exact pair {pair}"));
+        assert_eq!(listing(&out), ["mugging"], "no temporaries left");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn names_from_folders_and_parts_reach_the_terminal_escaped() {
@@ -666,7 +772,7 @@ fn names_from_folders_and_parts_reach_the_terminal_escaped() {
     // the output folder, the parts and the part's scenario name all carry it to what the commands print.
     let scratch = Scratch::new("escapes");
     let odd = "a\u{1b}[31mb\u{9b}c";
-    let file = scratch.write(&format!("{odd}/mugging.toml"), MUG_BASE);
+    let file = scratch.write(&format!("{odd}/mugging.toml"), two_items());
     let out = scratch.path.join(format!("out-{odd}"));
     let parts = out.join("mugging").join("parts");
     let (f, o, p) = (file.as_os_str(), out.as_os_str(), parts.as_os_str());

@@ -60,7 +60,8 @@ fn a_mugging_draws_its_knockouts_survival_as_svg_and_png() {
 #[test]
 fn a_merge_of_shards_draws_the_survival_chart_of_one_run() {
     let scratch = Scratch::new("survival_merge");
-    let file = scratch.write("out.toml", mugging(3000));
+    // Two blocks of trials: two work items, one a shard.
+    let file = scratch.write("out.toml", mugging(70_000));
     let single = scratch.path.join("single");
     assert_success(&run_quiet(&file, &single, &[]));
     let split = scratch.path.join("split");

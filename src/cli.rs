@@ -39,6 +39,13 @@ enum Command {
         /// fight (found by carrying its rounds, so this takes as long as `exact`), or why there are none.
         #[arg(long)]
         exact: bool,
+        /// The most memory a run may project, in MiB (default: a quarter of this machine's): a scenario
+        /// projected beyond it is refused, as `run` refuses it.
+        #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+        max_memory: Option<u64>,
+        /// Worker threads the projection counts (default: all cores, as `run`).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        threads: Option<u64>,
     },
     /// Compute the exact value of every summary metric and distribution of single actions and one-on-one
     /// fights: DIR/<stem>/exact.csv and exact-distributions.csv.
@@ -102,6 +109,10 @@ struct RunArgs {
     /// refused before it runs.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     max_output: Option<u64>,
+    /// The most memory a scenario may project, in MiB (default: a quarter of this machine's): a study
+    /// projected to need more is refused before it runs.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    max_memory: Option<u64>,
     /// Run only shard I (0-based) of N and write its part file, DIR/<stem>/parts/part-I-of-N.json, for
     /// `merge`; `auto/N` takes I from the scheduler (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX,
     /// SGE_TASK_ID - 1).
@@ -246,7 +257,12 @@ pub fn main() -> Result<()> {
     let mut out = Visible::new(io::stdout().lock());
     match cli.command {
         Command::Run(args) => run(&args, &mut out),
-        Command::Check { scenarios, exact } => check(&scenarios, exact, &mut out),
+        Command::Check {
+            scenarios,
+            exact,
+            max_memory,
+            threads,
+        } => check(&scenarios, exact, max_memory, threads, &mut out),
         Command::Exact {
             scenarios,
             out: dir,
@@ -321,8 +337,15 @@ fn explain(args: &ExplainArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-fn check(paths: &[PathBuf], exact: bool, out: &mut impl Write) -> Result<()> {
+fn check(
+    paths: &[PathBuf],
+    exact: bool,
+    max_memory: Option<u64>,
+    threads: Option<u64>,
+    out: &mut impl Write,
+) -> Result<()> {
     let scenarios = run::load_all(paths)?;
+    let threads = threads_or_all(threads);
     for s in &scenarios {
         for warning in &s.warnings {
             warn(&warning.to_string());
@@ -351,6 +374,12 @@ fn check(paths: &[PathBuf], exact: bool, out: &mut impl Write) -> Result<()> {
             "  output:   at most {} projected",
             size::human(size::projected_bytes(s, s.trials))
         )?;
+        writeln!(
+            out,
+            "  memory:   at most {} projected on {threads} threads (limit {})",
+            size::human(size::projected_memory(s, s.trials, threads)),
+            size::human(run::memory_limit(max_memory))
+        )?;
         let work = shard::work(s, s.trials);
         writeln!(
             out,
@@ -363,7 +392,15 @@ fn check(paths: &[PathBuf], exact: bool, out: &mut impl Write) -> Result<()> {
             writeln!(out, "  exact:    {}", run::exact::needs(s))?;
         }
     }
+    run::check_memory(&scenarios, &[], threads, max_memory)?;
     Ok(())
+}
+
+/// The worker threads asked for, or one per core.
+fn threads_or_all(threads: Option<u64>) -> usize {
+    threads
+        .map(|t| t as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 fn run(args: &RunArgs, out: &mut impl Write) -> Result<()> {
@@ -378,14 +415,12 @@ fn run(args: &RunArgs, out: &mut impl Write) -> Result<()> {
     }
     let options = RunOptions {
         out: args.out.clone(),
-        threads: args
-            .threads
-            .map(|t| t as usize)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: threads_or_all(args.threads),
         command: command_line(),
         target_error: args.target_error,
         max_trials: args.max_trials,
         max_output_mib: args.max_output,
+        max_memory_mib: args.max_memory,
         outputs: args.shown.outputs(),
     };
     run::check(&scenarios, &options)?;

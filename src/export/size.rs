@@ -113,6 +113,75 @@ pub fn projected_bytes(scenario: &Scenario, trials: u64) -> u64 {
     total.saturating_add(report_bytes(scenario, svgs))
 }
 
+/// What a run holds besides the scenario's own data: the program, its allocator's arenas and the workers'
+/// stacks (measured at 15-17 MiB for the shipped studies at 20,000 trials; counted generously).
+const MEMORY_BASE: u64 = 24 << 20;
+/// Each worker thread's stack and scratch.
+const MEMORY_THREAD: u64 = 8 << 20;
+/// A point's prepared action beyond its own struct: a fight's plan holds face tables of both sides (some
+/// 18 KiB; counted at twice that), a single action a few small tables.
+const PREPARED_FIGHT: u64 = 36 << 10;
+const PREPARED_SINGLE: u64 = 2 << 10;
+/// A histogram sized as values come (no range known in advance) is counted at this many values.
+const UNSIZED_BINS: u64 = 1024;
+
+/// The bytes of one point's tally: its counters, and its histograms at the values they can hold.
+fn tally_bytes(prepared: &crate::rules::action::Prepared) -> u64 {
+    let tally = metrics::empty_tally(prepared);
+    let bins: u64 = tally
+        .hists
+        .iter()
+        .map(|h| match h.bins() {
+            0 => UNSIZED_BINS,
+            n => n as u64,
+        })
+        .sum();
+    std::mem::size_of::<crate::stats::Tally>() as u64 + 8 * bins
+}
+
+/// The most memory a run of `scenario` at `trials` trials a point on `threads` workers is projected to
+/// take, in bytes, known before it runs (docs/scenarios.md "Limits"). An upper bound, counted from what a
+/// run holds at once: the prepared points (and every tune candidate's) and every point's tally twice (the
+/// results, and a merge's copy of them), each histogram at every value its range can hold; then, while
+/// the trials run, the partial results of the work items in flight, or after them the files, built in
+/// memory before they are written, twice (their text and the copy written). A histogram's pages that no
+/// value reaches are never touched, so a sweep of wide-ranging damage may take a fraction of its
+/// projection. Saturates rather than wraps.
+pub fn projected_memory(scenario: &Scenario, trials: u64, threads: usize) -> u64 {
+    let prepared = |p: &crate::rules::action::Prepared| {
+        let plan = match p {
+            crate::rules::action::Prepared::Fight(_) | crate::rules::action::Prepared::Gang(_) => {
+                PREPARED_FIGHT
+            }
+            _ => PREPARED_SINGLE,
+        };
+        plan + std::mem::size_of::<crate::scenario::Point>() as u64
+    };
+    let mut held = 0u64;
+    let mut widest = 0u64;
+    let candidates = scenario
+        .tunes
+        .iter()
+        .flat_map(|t| t.rows.iter().flat_map(|r| r.candidates.iter()))
+        .filter_map(|c| c.as_ref().ok());
+    let points = scenario
+        .points
+        .iter()
+        .filter_map(|p| p.prepared.as_ref().ok());
+    for p in points.chain(candidates) {
+        let tally = tally_bytes(p);
+        held = held.saturating_add(prepared(p)).saturating_add(2 * tally);
+        widest = widest.max(tally);
+    }
+    // A work item's partial result is one group's: every variant of a point, or a candidate and its match.
+    let group = widest.saturating_mul(scenario.variants.len().max(2) as u64);
+    let in_flight = group.saturating_mul(2 * 16 * threads.max(1) as u64);
+    MEMORY_BASE
+        .saturating_add(MEMORY_THREAD.saturating_mul(threads as u64))
+        .saturating_add(held)
+        .saturating_add(in_flight.max(projected_bytes(scenario, trials).saturating_mul(2)))
+}
+
 /// report.html: its frame, the scenario's text (shown whole, and its title and opening comments again),
 /// every chart's SVG and caption, its stories ([`report::told_stories`] of at most
 /// [`report::TOLD_EVENTS`] events), and its six tables (headline, differences twice, flips, tunes,
@@ -206,6 +275,30 @@ mod tests {
         assert!(projected_bytes(&big, 1000) > projected_bytes(&small, 1000) + added * 750);
         assert!(projected_bytes(&big, u64::MAX) < u64::MAX);
         assert!(projected_bytes(&big, u64::MAX) >= projected_bytes(&big, 1000));
+    }
+
+    #[test]
+    fn memory_grows_with_points_histograms_and_threads_and_does_not_wrap() {
+        let text = include_str!("../../scenarios/mugging-level-gap.toml");
+        let small = shipped("small", &text.replace("to = 20", "to = 2"));
+        let big = shipped("big", text);
+        assert!(projected_memory(&big, 1000, 1) > projected_memory(&small, 1000, 1));
+        assert!(projected_memory(&big, 1000, 8) > projected_memory(&big, 1000, 1));
+        // Big dice widen a sap's damage histogram: each tally is counted at every value it can hold.
+        let sap = include_str!("../../scenarios/sap-sentry.toml");
+        let club = shipped("club", sap);
+        let wide = shipped(
+            "wide",
+            &sap.replace(
+                "weapon = \"club\"",
+                "weapon = { name = \"maul\", damage = \"100d1000\", damage_large = \"100d1000\" }",
+            ),
+        );
+        let points = club.points.len() as u64;
+        assert!(
+            projected_memory(&wide, 1000, 1) > projected_memory(&club, 1000, 1) + points * 100_000
+        );
+        assert!(projected_memory(&big, u64::MAX, 4096) < u64::MAX);
     }
 
     #[test]

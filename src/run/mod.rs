@@ -151,6 +151,8 @@ pub struct RunOptions {
     pub max_trials: Option<u64>,
     /// The most output a scenario may project, in MiB (default [`size::DEFAULT_MAX_OUTPUT_BYTES`]).
     pub max_output_mib: Option<u64>,
+    /// The most memory a scenario may project, in MiB (default [`memory_limit`]'s quarter of the machine).
+    pub max_memory_mib: Option<u64>,
     /// The optional outputs.
     pub outputs: Outputs,
 }
@@ -228,6 +230,14 @@ pub fn check(scenarios: &[Scenario], options: &RunOptions) -> Result<(), RunErro
         check_target_error(scenarios, target, options.max_trials)?;
     }
     check_output_size(scenarios, options)?;
+    let trials: Vec<u64> = scenarios
+        .iter()
+        .map(|s| match options.target_error {
+            Some(_) => options.max_trials.unwrap_or(DEFAULT_MAX_TRIALS),
+            None => s.trials,
+        })
+        .collect();
+    check_memory(scenarios, &trials, options.threads, options.max_memory_mib)?;
     for scenario in scenarios {
         check_writable(&options.out, &scenario.stem).map_err(|e| {
             RunError::Arguments(format!(
@@ -237,6 +247,57 @@ pub fn check(scenarios: &[Scenario], options: &RunOptions) -> Result<(), RunErro
         })?;
     }
     check_ours(scenarios, &options.out)
+}
+
+/// The memory a run may take: `--max-memory` MiB, else a quarter of this machine's (4 GiB where the
+/// machine does not say).
+pub fn memory_limit(max_memory_mib: Option<u64>) -> u64 {
+    if let Some(mib) = max_memory_mib {
+        return mib << 20;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf reads two constants of the system and has no other effect.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && size > 0 {
+            return (pages as u64).saturating_mul(size as u64) / 4;
+        }
+    }
+    4 << 30
+}
+
+/// Refuses a scenario projected to take more memory than [`memory_limit`] ([`size::projected_memory`]
+/// on `threads` workers, at `trials[i]` trials for scenario `i`, else its own), before anything runs.
+pub fn check_memory(
+    scenarios: &[Scenario],
+    trials: &[u64],
+    threads: usize,
+    max_memory_mib: Option<u64>,
+) -> Result<(), RunError> {
+    let limit = memory_limit(max_memory_mib);
+    for (i, s) in scenarios.iter().enumerate() {
+        let projected =
+            size::projected_memory(s, trials.get(i).copied().unwrap_or(s.trials), threads);
+        if projected > limit {
+            return Err(RunError::Arguments(format!(
+                "{}: its {} points (and {} tune candidates) are projected to take up to {} of memory on {threads} threads, more than the {} allowed (--max-memory, default a quarter of this machine's); sweep fewer values, split the sweep into several scenarios, use fewer --threads, or raise --max-memory",
+                s.file,
+                s.points.len(),
+                s.tunes
+                    .iter()
+                    .map(|t| t.rows.iter().map(|r| r.candidates.len()).sum::<usize>())
+                    .sum::<usize>(),
+                size::human(projected),
+                size::human(limit)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a study whose folder in `out` holds anything subdual did not write ([`foreign`]), before

@@ -1032,6 +1032,8 @@ impl Builder<'_> {
                 )
             })
         };
+        // Candidate points resolved by the tunes before this one.
+        let mut resolved = 0;
         for (i, spec) in self.raw.tune.iter().enumerate() {
             let at_field =
                 |field: &'static str| vec![Seg::Key("tune"), Seg::Index(i), Seg::Key(field)];
@@ -1225,17 +1227,19 @@ impl Builder<'_> {
                     grid_point: g,
                     candidates,
                 });
-                if rows.len() * values.len() > sweep::MAX_POINTS {
+                // Bounded over all the tunes together, so that many tunes cannot multiply the bound.
+                if resolved + rows.len() * values.len() > sweep::MAX_POINTS {
                     return Err(fail(
                         "range",
                         format!(
-                            "the tune would resolve more than {} candidate points (values × sweep points): narrow its range or fix sweep values with `at`",
+                            "the tunes would resolve more than {} candidate points (values × sweep points, over every tune): narrow this tune's range, fix sweep values with `at`, or tune fewer parameters",
                             sweep::MAX_POINTS
                         ),
                         None,
                     ));
                 }
             }
+            resolved += rows.len() * values.len();
             tunes.push(tune::Tune {
                 name,
                 parameter,

@@ -271,6 +271,175 @@ fn output_beyond_its_cap_is_refused_before_the_run() {
     assert_success(&o);
 }
 
+/// The memory `check` projects for `file` on `threads` threads, in bytes (as it prints it, rounded up).
+fn projected_memory(file: &Path, threads: &str) -> u64 {
+    let o = subdual([
+        OsStr::new("check"),
+        file.as_os_str(),
+        OsStr::new("--threads"),
+        OsStr::new(threads),
+        OsStr::new("--max-memory"),
+        OsStr::new("1000000"),
+    ]);
+    assert_success(&o);
+    let text = common::stdout(&o);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("memory:"))
+        .unwrap_or_else(|| panic!("no memory line: {text}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let number: f64 = words[3].parse().unwrap();
+    let unit = match words[4] {
+        "bytes" => 1.0,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        other => panic!("unit {other}"),
+    };
+    ((number + 0.05) * unit) as u64
+}
+
+/// Runs subdual with `args` and returns its peak resident memory in bytes: the kernel's high-water mark of
+/// its memory (`VmHWM`), read every millisecond while it runs. (`wait4`'s `ru_maxrss` would count the
+/// test process's own memory, which a spawned child inherits as its starting mark.)
+#[cfg(target_os = "linux")]
+fn peak_memory(args: &[&OsStr]) -> u64 {
+    let mut child = Command::new(common::BIN)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0u64;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file)
+            && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
+        {
+            let kib = line.split_whitespace().nth(1).and_then(|n| n.parse().ok());
+            peak_kib = peak_kib.max(kib.unwrap_or(0));
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    };
+    assert!(status.success(), "{args:?} failed");
+    peak_kib * 1024
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn what_check_accepts_runs_within_the_memory_it_projects() {
+    // Before the projection, a sweep of big dice took gigabytes nothing had announced.
+    let scratch = Scratch::new("memory_within");
+    let big_dice = scratch.write(
+        "big-dice.toml",
+        "action = \"sap\"\ntrials = 2000\nseed = 1\n[attacker]\nclass = \"fighter\"\n\
+         weapon = { name = \"maul\", damage = \"100d1000\", damage_large = \"100d1000\" }\n\
+         [victim]\nclass = \"fighter\"\nlevel = 1\nhp = \"100d1000\"\n\
+         [sweep]\n\"attacker.level\" = { from = 0, to = 20 }\n\"victim.ac\" = { from = -20, to = 20 }\n",
+    );
+    // Its own 2,000 trials (at 20,000 its files would pass --max-output); the others at 20,000.
+    let mut files = vec![(big_dice, "2000")];
+    for name in [
+        "mugging-level-gap",
+        "sap-sentry",
+        "thugs-on-a-guard",
+        "take-the-sentry-alive",
+    ] {
+        files.push((
+            repo().join("scenarios").join(format!("{name}.toml")),
+            "20000",
+        ));
+    }
+    let out = scratch.out();
+    for (file, trials) in &files {
+        for threads in ["1", "2"] {
+            let projected = projected_memory(file, threads);
+            let peak = peak_memory(&[
+                OsStr::new("run"),
+                file.as_os_str(),
+                OsStr::new("--out"),
+                out.as_os_str(),
+                OsStr::new("--quiet"),
+                OsStr::new("--trials"),
+                OsStr::new(trials),
+                OsStr::new("--threads"),
+                OsStr::new(threads),
+            ]);
+            assert!(
+                peak <= projected,
+                "{}: {peak} bytes at its peak on {threads} threads, projected {projected}",
+                file.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn memory_projected_beyond_max_memory_is_refused_before_the_run() {
+    let scratch = Scratch::new("memory_cap");
+    let file = repo().join("scenarios/mugging-level-gap.toml");
+    let out = scratch.out();
+    let projected = projected_memory(&file, "2");
+    let below = ((projected >> 20) - 1).to_string();
+    for command in ["check", "run"] {
+        let o = subdual(
+            [
+                OsStr::new(command),
+                file.as_os_str(),
+                OsStr::new("--out"),
+                out.as_os_str(),
+                OsStr::new("--threads"),
+                OsStr::new("2"),
+                OsStr::new("--max-memory"),
+                OsStr::new(&below),
+            ]
+            .into_iter()
+            .filter(|a| command == "run" || (*a != "--out" && *a != out.as_os_str())),
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+        for w in [
+            "mugging-level-gap.toml",
+            "of memory on 2 threads",
+            "--max-memory",
+        ] {
+            assert!(stderr(&o).contains(w), "missing `{w}`: {}", describe(&o));
+        }
+    }
+    assert!(!out.join("mugging-level-gap").exists(), "nothing written");
+    let above = ((projected >> 20) + 1).to_string();
+    let o = run_quiet(&file, &out, &["--threads", "2", "--max-memory", &above]);
+    assert_success(&o);
+}
+
+#[test]
+fn many_tunes_cannot_multiply_the_candidate_bound() {
+    // 300 tunes of 100 values over 20 sweep points would resolve 600,000 candidate points; the bound is over
+    // all the tunes together, and the file is refused at once, naming the tune where it is reached.
+    let scratch = Scratch::new("many_tunes");
+    let mut text = String::from(
+        "action = \"sap\"\ntrials = 1000\n[attacker]\nclass = \"fighter\"\nweapon = \"club\"\n\
+         [victim]\nclass = \"fighter\"\n[sweep]\n\"attacker.level\" = { from = 1, to = 20 }\n",
+    );
+    for i in 0..300 {
+        text.push_str(&format!(
+            "[[tune]]\nname = \"t{i}\"\nparameter = \"rules.sap_ko_cap\"\nrange = {{ from = 1, to = 100 }}\nmetric = \"p_knockout\"\ntarget = 0.5\n"
+        ));
+    }
+    let file = scratch.write("tunes.toml", text);
+    let o = subdual([Path::new("check"), file.as_path()]);
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+    for w in [
+        "tunes.toml:313:9",
+        "more than 100000 candidate points",
+        "over every tune",
+    ] {
+        assert!(stderr(&o).contains(w), "missing `{w}`: {}", describe(&o));
+    }
+}
+
 #[test]
 fn shipped_studies_write_no_more_than_check_projects() {
     let scratch = Scratch::new("projections");

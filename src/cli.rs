@@ -131,6 +131,10 @@ struct MergeArgs {
     /// Output folder (default: the one the parts are in, DIR of DIR/<stem>/parts, else `output`).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// The most memory the merged study may project, in MiB (default: a quarter of this machine's), as for
+    /// `run`: a merge holds what one run holds.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    max_memory: Option<u64>,
     #[command(flatten)]
     shown: Shown,
 }
@@ -632,6 +636,7 @@ fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
         .into());
     }
     let scenario = &parts.scenario;
+    run::check_memory(std::slice::from_ref(scenario), &[], 1, args.max_memory)?;
     let dir = args.out.clone().unwrap_or_else(|| parts.default_out());
     let written = run::shards::merge(
         scenario,

@@ -412,6 +412,18 @@ fn memory_projected_beyond_max_memory_is_refused_before_the_run() {
     let above = ((projected >> 20) + 1).to_string();
     let o = run_quiet(&file, &out, &["--threads", "2", "--max-memory", &above]);
     assert_success(&o);
+    // A merge holds what a run holds: refused alike.
+    assert_success(&run_quiet(&file, &out, &["--shard", "0/1"]));
+    let parts = out.join("mugging-level-gap/parts");
+    let o = subdual([
+        OsStr::new("merge"),
+        parts.as_os_str(),
+        OsStr::new("--max-memory"),
+        OsStr::new("1"),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+    assert!(stderr(&o).contains("--max-memory"), "{}", describe(&o));
+    assert_success(&subdual([OsStr::new("merge"), parts.as_os_str()]));
 }
 
 #[test]

@@ -130,12 +130,8 @@ impl GroupResult {
                 .map(|p| p.map(metrics::empty_tally))
                 .collect(),
             joints: group
-                .pairs
-                .iter()
-                .map(|&(a, b, comparisons)| {
-                    (group.points[a].is_some() && group.points[b].is_some())
-                        .then(|| Joint::new(comparisons.len()))
-                })
+                .joint_comparisons()
+                .map(|c| c.map(Joint::new))
                 .collect(),
         }
     }
@@ -159,27 +155,26 @@ impl GroupResult {
     /// Why this result, read from a part file, cannot be what `trials` trials of `group` made: a tally
     /// or joint tally where the group has none or lacks one, or one that its own check refuses.
     pub fn check(&self, group: &Group<'_>, trials: u64) -> Result<(), String> {
-        let empty = GroupResult::empty(group);
-        if self.tallies.len() != empty.tallies.len() || self.joints.len() != empty.joints.len() {
+        if self.tallies.len() != group.points.len() || self.joints.len() != group.pairs.len() {
             return Err(format!(
                 "{} tallies and {} joint tallies where the group has {} and {}",
                 self.tallies.len(),
                 self.joints.len(),
-                empty.tallies.len(),
-                empty.joints.len()
+                group.points.len(),
+                group.pairs.len()
             ));
         }
         let shape = "a tally where the point is ineligible, or none where it runs";
-        for (tally, eligible) in self.tallies.iter().zip(&empty.tallies) {
-            match (tally, eligible) {
+        for (tally, point) in self.tallies.iter().zip(&group.points) {
+            match (tally, point) {
                 (Some(t), Some(_)) => t.check(trials)?,
                 (None, None) => {}
                 (Some(_), None) | (None, Some(_)) => return Err(shape.into()),
             }
         }
-        for (joint, paired) in self.joints.iter().zip(&empty.joints) {
-            match (joint, paired) {
-                (Some(j), Some(e)) => j.check(trials, e.cross.len())?,
+        for (joint, comparisons) in self.joints.iter().zip(group.joint_comparisons()) {
+            match (joint, comparisons) {
+                (Some(j), Some(n)) => j.check(trials, n)?,
                 (None, None) => {}
                 (Some(_), None) | (None, Some(_)) => return Err(shape.into()),
             }
@@ -205,6 +200,13 @@ impl GroupResult {
 }
 
 impl Group<'_> {
+    /// Each pair's number of comparisons, `None` for a pair with an ineligible side (it has no joint tally).
+    fn joint_comparisons(&self) -> impl Iterator<Item = Option<usize>> + '_ {
+        self.pairs.iter().map(|&(a, b, comparisons)| {
+            (self.points[a].is_some() && self.points[b].is_some()).then_some(comparisons.len())
+        })
+    }
+
     /// Which points keep a log of their trials: those in a pair whose two sides both run.
     fn logged(&self) -> Vec<bool> {
         (0..self.points.len())

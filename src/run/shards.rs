@@ -141,10 +141,6 @@ impl Parts {
             )));
         }
         let scenario = rebuild(&checked)?;
-        let work = shard::work(&scenario, scenario.trials);
-        for (file, part) in &checked.parts {
-            shard::verify(&work, part).map_err(|e| RunError::Arguments(format!("{file}: {e}")))?;
-        }
         Ok(Parts {
             files,
             checked,
@@ -170,7 +166,8 @@ impl Parts {
     }
 }
 
-/// The study the parts describe, rebuilt from the scenario text they carry and checked against their header.
+/// The study the parts describe, rebuilt from the scenario text they carry and checked against their
+/// header; every part is then held to what that study implies ([`shard::verify`]).
 fn rebuild(checked: &Checked) -> Result<Scenario, RunError> {
     let header = &checked.header;
     let mut scenario = Scenario::parse(
@@ -188,6 +185,9 @@ fn rebuild(checked: &Checked) -> Result<Scenario, RunError> {
             "{}: the scenario the parts carry does not rebuild the study they describe",
             checked.parts[0].0
         )));
+    }
+    for (file, part) in &checked.parts {
+        shard::verify(&work, part).map_err(|e| RunError::Arguments(format!("{file}: {e}")))?;
     }
     Ok(scenario)
 }

@@ -9,6 +9,8 @@
 //! blocks are shared out. Memory is one tally per point, plus a number of partial tallies bounded by the
 //! thread count (see `plan`).
 
+mod mugging;
+
 use std::ops::Range;
 
 use rand_xoshiro::SplitMix64;
@@ -326,8 +328,17 @@ fn run_item(
     progress: &(dyn Fn(u64) + Sync),
 ) -> GroupResult {
     let eligible = group.points.iter().flatten().count() as u64;
-    let logged = group.logged();
     let mut result = GroupResult::empty(group);
+    // Muggings take their fast path, every other group the plain rules (see `mugging`).
+    if let Some(mut kernel) = mugging::Kernel::of(group) {
+        for block in blocks {
+            let n = block_len(trials, block);
+            kernel.run_block(seed, block * BLOCK_SIZE, n, &mut result);
+            progress(n * eligible);
+        }
+        return result;
+    }
+    let logged = group.logged();
     for block in blocks {
         let n = block_len(trials, block);
         run_block(group, &logged, seed, block, n, &mut result);

@@ -49,6 +49,15 @@ pub struct MugOutcome {
     pub woke_before_bound: bool,
 }
 
+impl MugOutcome {
+    /// The attempt that missed.
+    pub const MISS: MugOutcome = MugOutcome {
+        hit: false,
+        ko_rounds: None,
+        woke_before_bound: false,
+    };
+}
+
 /// Whether the thief may mug this victim at all: eligible for a backstab (a thief, behind an unaware victim
 /// of humanoid anatomy who has a back), a blunt instrument (not bare hands, unless `mug_bare_hands`), and a
 /// victim at most `mug_max_height_ratio` times his height (docs/rules.md §2 "Who and whom").
@@ -227,11 +236,11 @@ impl Mugging {
     }
 }
 
-// The tally of a mugging.
-const HIT: Counter = Counter(0);
-const KNOCKOUT: Counter = Counter(1);
-const WOKE_BEFORE_BOUND: Counter = Counter(2);
-const KO_ROUNDS: Hist = Hist(0);
+// The tally of a mugging (the engine's fast path, `engine::mugging`, fills the same slots).
+pub(crate) const HIT: Counter = Counter(0);
+pub(crate) const KNOCKOUT: Counter = Counter(1);
+pub(crate) const WOKE_BEFORE_BOUND: Counter = Counter(2);
+pub(crate) const KO_ROUNDS: Hist = Hist(0);
 
 /// A mugging's summary metrics, headline first (docs/scenarios.md "Metrics").
 pub const METRICS: Metrics = &[

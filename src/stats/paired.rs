@@ -178,6 +178,11 @@ pub fn comparisons(
 }
 
 impl Comparison {
+    /// Where the variant's and the baseline's metrics come from.
+    pub(crate) fn sources(&self) -> (Source, Source) {
+        (self.a, self.b)
+    }
+
     /// The events a probability comparison counts, the variant's and the baseline's, as their counters
     /// (`None` for another kind): what a trial is read for when its pair is looked for again.
     pub fn events(&self) -> Option<(Counter, Counter)> {
@@ -305,6 +310,26 @@ impl Joint {
             *a = sum().ok_or_else(overflow)?;
         }
         Ok(())
+    }
+}
+
+impl Joint {
+    /// Adds sums made elsewhere to comparison `k`: the trials with both quantities, the variant's sum and
+    /// the baseline's over them, and the sum of their products (for two counters, `both` is the trials and
+    /// `product` those where both happened), as [`add_pairs`] makes them.
+    pub(crate) fn add_sums(
+        &mut self,
+        k: usize,
+        both: u64,
+        a_where_b: u64,
+        b_where_a: u64,
+        product: u64,
+    ) {
+        let cross = &mut self.cross[k];
+        cross.both += both;
+        cross.a_where_b += i128::from(a_where_b);
+        cross.b_where_a += i128::from(b_where_a);
+        cross.product += i128::from(product);
     }
 }
 

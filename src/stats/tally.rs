@@ -49,6 +49,18 @@ impl Histogram {
         }
     }
 
+    /// Counts `value` `count` times, as `count` calls of [`Histogram::add`] would (nothing for 0).
+    pub fn add_count(&mut self, value: i64, count: u64) {
+        if count == 0 {
+            return;
+        }
+        let index = value.wrapping_sub(self.min) as u64 as usize;
+        match self.counts.get_mut(index) {
+            Some(slot) if value >= self.min => *slot += count,
+            _ => self.add_outside(value, count),
+        }
+    }
+
     #[cold]
     fn add_outside(&mut self, value: i64, count: u64) {
         if self.counts.is_empty() {
@@ -173,11 +185,7 @@ impl Histogram {
 impl AddAssign<&Histogram> for Histogram {
     fn add_assign(&mut self, other: &Histogram) {
         for (value, count) in other.iter() {
-            let index = value.wrapping_sub(self.min) as u64 as usize;
-            match self.counts.get_mut(index) {
-                Some(slot) if value >= self.min => *slot += count,
-                _ => self.add_outside(value, count),
-            }
+            self.add_count(value, count);
         }
     }
 }

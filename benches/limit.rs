@@ -11,7 +11,8 @@
 //! 50 M trials, and the shipped `scenarios/mugging-level-gap.toml` (two variants paired, 40 points) at 5 M
 //! trials a point. It prints each run and the medians as trials per second and as ratios to the loop.
 //!
-//! `cargo bench --bench limit` (runs: `LIMIT_RUNS`, default 5). No timing is asserted anywhere.
+//! `cargo bench --bench limit` (runs: `LIMIT_RUNS`, default 5; `LIMIT_HAND=N` runs the loop alone for N
+//! trials, for an instruction counter). No timing is asserted anywhere.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -118,7 +119,15 @@ fn hand_mugging(m: HandMugging, seed: u64, first: u64, n: u64) -> HandTally {
         trials: n,
         ..HandTally::default()
     };
-    let fast = m.ko_count == 2;
+    if m.ko_count != 2 {
+        for _ in 0..n {
+            general_trial(m, next, &mut t);
+            next = next.wrapping_add(stride);
+        }
+        return t;
+    }
+    // The three counters in 21-bit lanes of one word, one addition a trial, emptied every 2^20 trials.
+    let (mut lanes, mut in_lanes) = (0u64, 0u32);
     for _ in 0..n {
         let state = next;
         next = next.wrapping_add(stride);
@@ -136,20 +145,33 @@ fn hand_mugging(m: HandMugging, seed: u64, first: u64, n: u64) -> HandTally {
             & (products[1] as u32 >= 20)
             & (products[2] as u32 >= m.ko_sides)
             & (products[3] as u32 >= m.ko_sides);
-        if fast && clean {
+        if clean {
             let hit = u64::from(m.hit_faces >> ((products[0] >> 32) + 1)) & 1;
             let saved = u64::from(m.save_faces >> ((products[1] >> 32) + 1)) & 1;
             let out = hit & !saved;
             let rounds = ((products[2] >> 32) + (products[3] >> 32) + 2) as usize;
-            t.hits += hit;
-            t.knockouts += out;
-            t.woke_before_bound += out & u64::from((rounds as u32) < m.bind_rounds);
+            let woke = out & u64::from((rounds as u32) < m.bind_rounds);
+            lanes += hit | out << 21 | woke << 42;
             t.ko_rounds[rounds] += out;
         } else {
             general_trial(m, state, &mut t);
         }
+        in_lanes += 1;
+        if in_lanes == 1 << 20 {
+            empty_lanes(&mut t, &mut lanes);
+            in_lanes = 0;
+        }
     }
+    empty_lanes(&mut t, &mut lanes);
     t
+}
+
+fn empty_lanes(t: &mut HandTally, lanes: &mut u64) {
+    let mask = (1 << 21) - 1;
+    t.hits += *lanes & mask;
+    t.knockouts += (*lanes >> 21) & mask;
+    t.woke_before_bound += *lanes >> 42;
+    *lanes = 0;
 }
 
 /// One trial rolled die by die through [`Stream`].
@@ -248,6 +270,14 @@ fn main() {
         "hand loop = engine on {checked} trials of {}",
         one_point.display()
     );
+    // `LIMIT_HAND=N`: the loop alone for N trials, so that an instruction counter can be run over it.
+    if let Some(n) = std::env::var("LIMIT_HAND")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        println!("{:?}", hand_mugging(m, seed, 0, n));
+        return;
+    }
     if !timing {
         return;
     }

@@ -288,7 +288,10 @@ impl Sums {
 
 /// A group of muggings that this path runs, with its sums over the block being run.
 pub(super) struct Kernel<'a> {
-    points: Vec<Option<PointSums<'a>>>,
+    /// The points that run (an ineligible point has no trials).
+    points: Vec<PointSums<'a>>,
+    /// The index in the group of each of them.
+    in_group: Vec<usize>,
     pairs: Vec<PairSums>,
     /// The layout every point that runs shares, if one does.
     layout: Option<Layout>,
@@ -298,11 +301,11 @@ impl<'a> Kernel<'a> {
     /// The path for `group`, or `None` unless every point that runs is a mugging this path can read and
     /// every comparison of its pairs is of counters or of knockout lengths.
     pub(super) fn of(group: &Group<'a>) -> Option<Kernel<'a>> {
-        let mut points = Vec::with_capacity(group.points.len());
-        for point in &group.points {
-            points.push(match point {
-                None => None,
-                Some(Prepared::Mug(m)) => Some(PointSums {
+        let (mut points, mut in_group) = (Vec::new(), Vec::new());
+        for (i, point) in group.points.iter().enumerate() {
+            match point {
+                None => continue,
+                Some(Prepared::Mug(m)) => points.push(PointSums {
                     mugging: m,
                     shape: Shape::of(m)?,
                     lanes: 0,
@@ -310,13 +313,15 @@ impl<'a> Kernel<'a> {
                     lengths: vec![0; m.ko_rounds.max().max(1) as usize],
                 }),
                 Some(_) => return None,
-            });
+            }
+            in_group.push(i);
         }
+        let running = |i: usize| in_group.iter().position(|&g| g == i);
         let mut pairs = Vec::new();
         for (k, &(a, b, comparisons)) in group.pairs.iter().enumerate() {
-            if group.points[a].is_none() || group.points[b].is_none() {
+            let (Some(a), Some(b)) = (running(a), running(b)) else {
                 continue;
-            }
+            };
             let mut reads = Vec::with_capacity(comparisons.len());
             for c in comparisons {
                 reads.push(match (c.kind, c.sources()) {
@@ -342,11 +347,12 @@ impl<'a> Kernel<'a> {
                 sums: Sums::default(),
             });
         }
-        let mut layouts = points.iter().flatten().map(|p| p.shape.layout);
+        let mut layouts = points.iter().map(|p| p.shape.layout);
         let first = layouts.next();
         let layout = first.filter(|&l| layouts.all(|other| other == l));
         Some(Kernel {
             points,
+            in_group,
             pairs,
             layout,
         })
@@ -383,36 +389,29 @@ impl<'a> Kernel<'a> {
         start: u64,
         n: u64,
     ) {
-        let Kernel { points, pairs, .. } = self;
-        let points: &mut [Option<PointSums<'_>>; N] =
-            points.as_mut_slice().try_into().expect("N points");
-        if pairs.len() > N {
+        if self.pairs.len() > N {
             return self.run_any(start, n);
         }
+        let Kernel { points, pairs, .. } = self;
+        let points: &mut [PointSums<'_>; N] = points.as_mut_slice().try_into().expect("N points");
         let mut lanes = [0u64; N];
         let mut sums = [Sums::default(); N];
         let mut state = start;
         for _ in 0..n {
             let words = words(state);
-            let rows: [Row; N] = std::array::from_fn(|i| match &points[i] {
-                Some(p) => p.trial::<ATTACK, KO>(words, state),
-                None => Row::MISS,
-            });
-            for ((point, lanes), row) in points.iter_mut().zip(lanes.iter_mut()).zip(rows) {
-                if let Some(p) = point {
-                    *lanes += row.lanes;
-                    p.add_length(row);
-                }
+            let rows: [Row; N] =
+                std::array::from_fn(|i| points[i].trial::<ATTACK, KO>(words, state));
+            for ((p, lanes), row) in points.iter_mut().zip(lanes.iter_mut()).zip(rows) {
+                *lanes += row.lanes;
+                p.add_length(row);
             }
             for (pair, sums) in pairs.iter().zip(sums.iter_mut()) {
                 sums.add(rows[pair.a], rows[pair.b]);
             }
             state = state.wrapping_add(STRIDE);
         }
-        for (point, lanes) in points.iter_mut().zip(lanes) {
-            if let Some(p) = point {
-                p.lanes = lanes;
-            }
+        for (p, lanes) in points.iter_mut().zip(lanes) {
+            p.lanes = lanes;
         }
         for (pair, sums) in pairs.iter_mut().zip(sums) {
             pair.sums = sums;
@@ -426,14 +425,12 @@ impl<'a> Kernel<'a> {
         let mut state = start;
         for _ in 0..n {
             let words = words(state);
-            for (point, row) in points.iter_mut().zip(rows.iter_mut()) {
-                if let Some(p) = point {
-                    *row = p
-                        .shape
-                        .trial_any(words)
-                        .unwrap_or_else(|| plain(p.mugging, state));
-                    p.add(*row);
-                }
+            for (p, row) in points.iter_mut().zip(rows.iter_mut()) {
+                *row = p
+                    .shape
+                    .trial_any(words)
+                    .unwrap_or_else(|| plain(p.mugging, state));
+                p.add(*row);
             }
             for pair in pairs.iter_mut() {
                 pair.sums.add(rows[pair.a], rows[pair.b]);
@@ -444,8 +441,8 @@ impl<'a> Kernel<'a> {
 
     /// Adds the block's sums to `result` and starts the next block's from zero.
     fn flush(&mut self, n: u64, result: &mut GroupResult) {
-        for (point, tally) in self.points.iter_mut().zip(result.tallies.iter_mut()) {
-            let (Some(p), Some(tally)) = (point, tally) else {
+        for (p, &i) in self.points.iter_mut().zip(&self.in_group) {
+            let Some(tally) = result.tallies[i].as_mut() else {
                 continue;
             };
             tally.trials += n;

@@ -12,7 +12,8 @@
 //! trials a point. It prints each run and the medians as trials per second and as ratios to the loop.
 //!
 //! `cargo bench --bench limit` (runs: `LIMIT_RUNS`, default 5; `LIMIT_HAND=N` runs the loop alone for N
-//! trials, for an instruction counter). No timing is asserted anywhere.
+//! trials, for an instruction counter; `LIMIT_THREADS=1` times a 20-point study on one thread and on two
+//! instead). No timing is asserted anywhere.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -221,11 +222,17 @@ fn root() -> &'static Path {
 
 /// Seconds a whole `subdual run` of `scenario` takes on one thread at `trials` a point.
 fn subdual_run(scenario: &Path, trials: u64, out: &Path) -> f64 {
+    subdual_run_on(scenario, trials, out, 1)
+}
+
+/// Seconds a whole `subdual run` of `scenario` takes on `threads` threads at `trials` a point.
+fn subdual_run_on(scenario: &Path, trials: u64, out: &Path, threads: usize) -> f64 {
     let start = Instant::now();
     let status = Command::new(env!("CARGO_BIN_EXE_subdual"))
         .arg("run")
         .arg(scenario)
-        .args(["--threads", "1", "--no-charts", "--quiet", "--trials"])
+        .args(["--threads", &threads.to_string()])
+        .args(["--no-charts", "--quiet", "--trials"])
         .arg(trials.to_string())
         .arg("--out")
         .arg(out)
@@ -287,6 +294,10 @@ fn main() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(5);
     let out = std::env::temp_dir().join(format!("subdual-limit-{}", std::process::id()));
+    if std::env::var("LIMIT_THREADS").is_ok() {
+        threads(runs, &out);
+        return;
+    }
     const ONE: u64 = 50_000_000;
     const PER_POINT: u64 = 5_000_000;
     let gap_trials = 40 * PER_POINT;
@@ -316,5 +327,39 @@ fn main() {
         median(hand) / 1e6,
         median(single),
         median(paired)
+    );
+}
+
+/// `LIMIT_THREADS=1`: the 20-point study of `benches/mugging-20-points.toml` at 5 M trials a point on one
+/// thread and on two, alternated; and, as the machine's own ceiling in the same runs, two one-thread runs
+/// side by side (the work of two in the time they take, against one alone).
+fn threads(runs: usize, out: &Path) {
+    const PER_POINT: u64 = 5_000_000;
+    let study = root().join("benches/mugging-20-points.toml");
+    let (mut scaling, mut ceiling) = (Vec::new(), Vec::new());
+    for run in 0..runs {
+        let one = subdual_run_on(&study, PER_POINT, out, 1);
+        let two = subdual_run_on(&study, PER_POINT, out, 2);
+        let start = Instant::now();
+        std::thread::scope(|s| {
+            for k in 0..2 {
+                let out = out.join(format!("side-{k}"));
+                let study = &study;
+                s.spawn(move || subdual_run_on(study, PER_POINT, &out, 1));
+            }
+        });
+        let side_by_side = 2.0 * one / start.elapsed().as_secs_f64();
+        println!(
+            "run {run}: 1 thread {one:.3} s, 2 threads {two:.3} s ({:.2}x); two 1-thread runs side by side {side_by_side:.2}x",
+            one / two
+        );
+        scaling.push(one / two);
+        ceiling.push(side_by_side);
+    }
+    let _ = std::fs::remove_dir_all(out);
+    println!(
+        "medians of {runs}: 2 threads {:.2}x one (target 1.8); two 1-thread runs side by side {:.2}x",
+        median(scaling),
+        median(ceiling)
     );
 }

@@ -97,6 +97,11 @@ impl HandMugging {
         let faces =
             |ok: &dyn Fn(u32) -> bool| (1..=20).filter(|&k| ok(k)).fold(0, |f, k| f | 1 << k);
         assert_eq!(m.ko_rounds.bonus(), 0, "knockout dice without a bonus");
+        assert!(!m.attack.is_automatic(), "an attack die is rolled");
+        assert!(
+            m.ko_rounds.max() <= 16,
+            "knockout lengths within the histogram"
+        );
         HandMugging {
             hit_faces: faces(&|k| m.attack.hits(k)),
             save_faces: faces(&|k| m.save.saves(k)),

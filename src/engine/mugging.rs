@@ -214,8 +214,9 @@ impl PointSums<'_> {
     /// Counts one trial's knockout length, if he was knocked out.
     #[inline(always)]
     fn add_length(&mut self, r: Row) {
-        // Every length a trial can read is in range, so the slot is always there.
-        if let Some(slot) = self.lengths.get_mut(r.rounds as usize - 1) {
+        // Every knocked-out length is in range, so its slot is always there.
+        // A plain trial without a knockout has length 0: it wraps past the end and counts nowhere.
+        if let Some(slot) = self.lengths.get_mut((r.rounds as usize).wrapping_sub(1)) {
             *slot += r.knocked_out();
         }
     }

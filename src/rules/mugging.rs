@@ -49,15 +49,6 @@ pub struct MugOutcome {
     pub woke_before_bound: bool,
 }
 
-impl MugOutcome {
-    /// The attempt that missed.
-    pub const MISS: MugOutcome = MugOutcome {
-        hit: false,
-        ko_rounds: None,
-        woke_before_bound: false,
-    };
-}
-
 /// Whether the thief may mug this victim at all: eligible for a backstab (a thief, behind an unaware victim
 /// of humanoid anatomy who has a back), a blunt instrument (not bare hands, unless `mug_bare_hands`), and a
 /// victim at most `mug_max_height_ratio` times his height (docs/rules.md §2 "Who and whom").

@@ -455,11 +455,22 @@ fn point_head(s: &Scenario) -> Vec<(String, bool)> {
     cells
 }
 
-/// Writes a table of `rows` under `head`, folding and capping long ones ([`OPEN_ROWS`], [`MAX_ROWS`]);
-/// `csv` names the file that has every row.
-fn table(page: &mut String, class: &str, head: &str, rows: &[Row], csv: &str) {
+/// Writes a table of `items`, each made a row by `row`, under `head`, folding and capping long ones
+/// ([`OPEN_ROWS`], [`MAX_ROWS`]); `csv` names the file that has every row. Only the rows shown are made
+/// (a study of 100,000 points has a million differences, of which the page shows 2,000).
+fn table<T>(
+    page: &mut String,
+    class: &str,
+    head: &str,
+    items: impl IntoIterator<Item = T>,
+    row: impl FnMut(T) -> Row,
+    csv: &str,
+) {
+    let mut items = items.into_iter();
+    let rows: Vec<Row> = items.by_ref().take(MAX_ROWS).map(row).collect();
+    let total = rows.len() + items.count();
     let open = rows.len().min(OPEN_ROWS);
-    let held = rows.len().min(MAX_ROWS);
+    let held = rows.len();
     let write = |page: &mut String, rows: &[Row]| {
         put!(
             page,
@@ -480,12 +491,12 @@ fn table(page: &mut String, class: &str, head: &str, rows: &[Row], csv: &str) {
         write(page, &rows[open..held]);
         page.push_str("</details>\n");
     }
-    if rows.len() > held {
+    if total > held {
         putln!(
             page,
             "<p class=\"note\">This page shows the first {} of {} rows; every row is in <code>{}</code>.</p>",
             thousands(held as u64),
-            thousands(rows.len() as u64),
+            thousands(total as u64),
             escape(csv)
         );
     }
@@ -578,9 +589,15 @@ fn headline(page: &mut String, r: &Report<'_>) {
         cells.push(("exact".to_string(), true));
     }
     cells.push(("trials".to_string(), true));
-    let mut rows = Vec::new();
+    // The metrics of the points that ran, in order, for the glossary under the table.
     let mut used: Vec<&str> = Vec::new();
     for p in r.summaries {
+        let metric = metrics::headline(p.action);
+        if p.result.is_ok() && !used.contains(&metric) {
+            used.push(metric);
+        }
+    }
+    let row = |p: &PointSummary<'_>| {
         let metric = metrics::headline(p.action);
         let values: Vec<&SweepValue> = p.values.iter().collect();
         let mut row = Row::default().text(p.variant).point(&values, p.level_gap);
@@ -589,9 +606,6 @@ fn headline(page: &mut String, r: &Report<'_>) {
         }
         match &p.result {
             Ok(all) => {
-                if !used.contains(&metric) {
-                    used.push(metric);
-                }
                 let m = all.iter().find(|m| m.metric == metric);
                 let e = m.map_or(Estimate::empty(), |m| m.value);
                 let k = kind(p.action, metric);
@@ -614,8 +628,8 @@ fn headline(page: &mut String, r: &Report<'_>) {
                 row = row.text("");
             }
         }
-        rows.push(row);
-    }
+        row
+    };
     putln!(
         page,
         "<p>The headline metric of every point, with its {} interval{}. Every metric of every point is in \
@@ -623,7 +637,14 @@ fn headline(page: &mut String, r: &Report<'_>) {
         confidence(s.confidence),
         if r.exact { " and its exact value" } else { "" }
     );
-    table(page, "headline", &head(&cells), &rows, "summary.csv");
+    table(
+        page,
+        "headline",
+        &head(&cells),
+        r.summaries,
+        row,
+        "summary.csv",
+    );
     if !used.is_empty() {
         page.push_str("<dl class=\"glossary\">");
         for metric in used {
@@ -721,21 +742,24 @@ fn differences(page: &mut String, r: &Report<'_>) {
         }
         row
     };
-    let headline: Vec<Row> = r
-        .differences
-        .iter()
-        .filter(|d| d.result.is_err() || d.metric == metrics::headline(s.points[d.points.0].action))
-        .map(row)
-        .collect();
-    table(page, "differences", &head, &headline, "differences.csv");
+    let headline = r.differences.iter().filter(|d| {
+        d.result.is_err() || d.metric == metrics::headline(s.points[d.points.0].action)
+    });
+    table(page, "differences", &head, headline, row, "differences.csv");
     policies(page, r);
-    let every: Vec<Row> = r.differences.iter().map(row).collect();
     putln!(
         page,
         "<details><summary>Every metric ({} rows)</summary>",
-        thousands(every.len() as u64)
+        thousands(r.differences.len() as u64)
     );
-    table(page, "differences-all", &head, &every, "differences.csv");
+    table(
+        page,
+        "differences-all",
+        &head,
+        r.differences,
+        row,
+        "differences.csv",
+    );
     page.push_str("</details>\n");
 }
 
@@ -876,7 +900,14 @@ fn tunes(page: &mut String, r: &Report<'_>) {
         }
         rows.push(row);
     }
-    table(page, "tunes", &head(&cells), &rows, "tune.csv");
+    table(
+        page,
+        "tunes",
+        &head(&cells),
+        rows,
+        std::convert::identity,
+        "tune.csv",
+    );
 }
 
 fn ineligible(page: &mut String, r: &Report<'_>) {
@@ -907,7 +938,14 @@ fn ineligible(page: &mut String, r: &Report<'_>) {
     let mut cells = vec![("variant".to_string(), false)];
     cells.extend(point_head(s));
     cells.push(("reason".to_string(), false));
-    table(page, "ineligible", &head(&cells), &rows, "summary.csv");
+    table(
+        page,
+        "ineligible",
+        &head(&cells),
+        rows,
+        std::convert::identity,
+        "summary.csv",
+    );
 }
 
 fn run(page: &mut String, r: &Report<'_>) {
@@ -1365,7 +1403,8 @@ aware = false
             &mut page,
             "t",
             "<thead></thead>",
-            &rows(OPEN_ROWS),
+            rows(OPEN_ROWS),
+            std::convert::identity,
             "summary.csv",
         );
         assert!(!page.contains("<details>"));
@@ -1374,7 +1413,8 @@ aware = false
             &mut page,
             "t",
             "<thead></thead>",
-            &rows(MAX_ROWS + 7),
+            rows(MAX_ROWS + 7),
+            std::convert::identity,
             "summary.csv",
         );
         assert_eq!(page.matches("<tr>").count(), MAX_ROWS);

@@ -63,7 +63,14 @@ pub(super) fn why(page: &mut String, r: &Report<'_>) {
         ("first trial from".to_string(), true),
     ]);
     let rows: Vec<Row> = r.flips.iter().map(flip_row).collect();
-    table(page, "flips", &head(&cells), &rows, "flips.csv");
+    table(
+        page,
+        "flips",
+        &head(&cells),
+        rows,
+        std::convert::identity,
+        "flips.csv",
+    );
     let Some((row, trial)) = most_flipped(r.flips) else {
         if r.flips.iter().any(|f| f.flips.is_some()) {
             page.push_str("<p>No trial flipped: there is no trial to tell.</p>\n");
@@ -333,7 +340,14 @@ fn outcome(page: &mut String, stories: &[&Story]) {
             })
         })
         .collect();
-    table(page, "outcome", &head(&cells), &rows, "summary.csv");
+    table(
+        page,
+        "outcome",
+        &head(&cells),
+        rows,
+        std::convert::identity,
+        "summary.csv",
+    );
 }
 
 #[cfg(test)]

@@ -13,12 +13,13 @@ const TRIALS: u64 = 1_000_000;
 fn mugging_sweep(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/mugging-level-gap.toml");
     let scenario = Scenario::load(&path).expect("the shipped study loads");
-    let points: Vec<_> = scenario
+    let prepared: Vec<_> = scenario
         .points
         .iter()
         .filter(|p| p.variant == 0)
-        .map(|p| p.prepared.as_ref().ok())
+        .map(|p| p.prepare().ok())
         .collect();
+    let points: Vec<_> = prepared.iter().map(Option::as_ref).collect();
     assert_eq!(points.len(), 20);
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut group = c.benchmark_group("engine_mugging_20_points");

@@ -264,10 +264,7 @@ fn main() {
     let one_point: PathBuf = root().join("benches/mugging-one-point.toml");
     let level_gap: PathBuf = root().join("scenarios/mugging-level-gap.toml");
     let scenario = Scenario::load(&one_point).expect("the bench's scenario loads");
-    let p = scenario.points[0]
-        .prepared
-        .as_ref()
-        .expect("an eligible mugging");
+    let p = &scenario.points[0].prepare().expect("an eligible mugging");
     let m = HandMugging::of(p);
     let seed = scenario.seed;
 

@@ -7,7 +7,8 @@
 //! [`Group`], so each pair of their trials is summed jointly for a paired difference. Because tallies are
 //! integers, every merge is exact: the results are byte-identical on any number of threads, however the
 //! blocks are shared out. Memory is one tally per point, plus a number of partial tallies bounded by the
-//! thread count (see `plan`).
+//! thread count (see `plan`); a point given as a [`Recipe`] is prepared by each work item that runs it and
+//! dropped when the item ends, so prepared actions too are bounded by the threads, not the points.
 //!
 //! Groups of muggings, the cheapest trials, take a fast path (`mugging`): the same dice read without a
 //! branch, the variants of a point run trial by trial together so that their pairs need no log. Its tests
@@ -15,6 +16,7 @@
 
 mod mugging;
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use rand_xoshiro::SplitMix64;
@@ -22,7 +24,7 @@ use rand_xoshiro::rand_core::SeedableRng;
 use rayon::prelude::*;
 
 use crate::dice::Pooled;
-use crate::rules::action::Prepared;
+use crate::rules::action::{Prepared, Recipe};
 use crate::stats::Tally;
 use crate::stats::metrics::{self, TrialDice};
 use crate::stats::paired::{self, Comparison, Joint, LOG_TRIALS, Log};
@@ -100,14 +102,84 @@ fn block_len(trials: u64, block: u64) -> u64 {
     BLOCK_SIZE.min(trials - block * BLOCK_SIZE)
 }
 
+/// A point as a group holds it: already prepared, or a recipe that each work item running the point
+/// prepares for itself and drops when it ends (a study's sweep points, so that a study of many points
+/// holds no more prepared actions than it has workers).
+#[derive(Debug, Clone, Copy)]
+pub enum Runnable<'a> {
+    /// Prepared by the caller.
+    Prepared(&'a Prepared),
+    /// Prepared by the work item.
+    Recipe(&'a Recipe),
+}
+
+impl<'a> From<&'a Prepared> for Runnable<'a> {
+    fn from(p: &'a Prepared) -> Runnable<'a> {
+        Runnable::Prepared(p)
+    }
+}
+
+impl<'a> From<&'a Recipe> for Runnable<'a> {
+    fn from(r: &'a Recipe) -> Runnable<'a> {
+        Runnable::Recipe(r)
+    }
+}
+
+impl<'a> Runnable<'a> {
+    /// The prepared action. A recipe was prepared once when its scenario was read, and preparing is a
+    /// pure function of it, so it prepares again; were it ever to fail, the point would run as
+    /// ineligible, and a debug build stops.
+    fn prepare(self) -> Option<Cow<'a, Prepared>> {
+        match self {
+            Runnable::Prepared(p) => Some(Cow::Borrowed(p)),
+            Runnable::Recipe(r) => {
+                #[cfg(test)]
+                PREPARED.with(|made| made.set(made.get() + 1));
+                let prepared = r.prepare();
+                debug_assert!(prepared.is_ok(), "a recipe that prepared once fails: {r:?}");
+                prepared.ok().map(Cow::Owned)
+            }
+        }
+    }
+}
+
 /// Points run on the same trials: every variant at one sweep point, or a tune's candidate with the point
 /// it is matched to. `None` marks an ineligible point (no tally).
 #[derive(Debug, Clone)]
 pub struct Group<'a> {
     /// The points.
-    pub points: Vec<Option<&'a Prepared>>,
+    pub points: Vec<Option<Runnable<'a>>>,
     /// Pairs of indices into `points` (variant, baseline), compared on these metrics.
     pub pairs: Vec<(usize, usize, &'a [Comparison])>,
+}
+
+/// A group's points prepared, as one work item runs them.
+struct Ready<'a> {
+    /// The points, prepared (`None` for an ineligible one).
+    points: Vec<Option<Cow<'a, Prepared>>>,
+    /// The group's pairs.
+    pairs: &'a [(usize, usize, &'a [Comparison])],
+}
+
+impl<'a> Group<'a> {
+    /// The group's points prepared, for one work item.
+    fn ready(&'a self) -> Ready<'a> {
+        Ready {
+            points: self
+                .points
+                .iter()
+                .map(|p| p.and_then(Runnable::prepare))
+                .collect(),
+            pairs: &self.pairs,
+        }
+    }
+}
+
+impl Ready<'_> {
+    /// Point `i`, prepared, unless it is ineligible.
+    fn point(&self, i: usize) -> Option<&Prepared> {
+        self.points[i].as_deref()
+    }
 }
 
 /// What a group produced (all integers, so a shard's part file carries it exactly).
@@ -123,20 +195,20 @@ pub struct GroupResult {
 #[cfg(test)]
 thread_local! {
     static EMPTIES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static PREPARED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl GroupResult {
-    fn empty(group: &Group<'_>) -> GroupResult {
+    fn empty(group: &Ready<'_>) -> GroupResult {
         #[cfg(test)]
         EMPTIES.with(|made| made.set(made.get() + 1));
         GroupResult {
             tallies: group
                 .points
                 .iter()
-                .map(|p| p.map(metrics::empty_tally))
+                .map(|p| p.as_deref().map(metrics::empty_tally))
                 .collect(),
-            joints: group
-                .joint_comparisons()
+            joints: joint_comparisons(&group.points, group.pairs)
                 .map(|c| c.map(Joint::new))
                 .collect(),
         }
@@ -178,7 +250,11 @@ impl GroupResult {
                 (Some(_), None) | (None, Some(_)) => return Err(shape.into()),
             }
         }
-        for (joint, comparisons) in self.joints.iter().zip(group.joint_comparisons()) {
+        for (joint, comparisons) in self
+            .joints
+            .iter()
+            .zip(joint_comparisons(&group.points, &group.pairs))
+        {
             match (joint, comparisons) {
                 (Some(j), Some(n)) => j.check(trials, n)?,
                 (None, None) => {}
@@ -205,14 +281,17 @@ impl GroupResult {
     }
 }
 
-impl Group<'_> {
-    /// Each pair's number of comparisons, `None` for a pair with an ineligible side (it has no joint tally).
-    fn joint_comparisons(&self) -> impl Iterator<Item = Option<usize>> + '_ {
-        self.pairs.iter().map(|&(a, b, comparisons)| {
-            (self.points[a].is_some() && self.points[b].is_some()).then_some(comparisons.len())
-        })
-    }
+/// Each pair's number of comparisons, `None` for a pair with an ineligible side (it has no joint tally).
+fn joint_comparisons<'g, T>(
+    points: &'g [Option<T>],
+    pairs: &'g [(usize, usize, &[Comparison])],
+) -> impl Iterator<Item = Option<usize>> + 'g {
+    pairs.iter().map(|&(a, b, comparisons)| {
+        (points[a].is_some() && points[b].is_some()).then_some(comparisons.len())
+    })
+}
 
+impl Ready<'_> {
     /// Which points keep a log of their trials: those in a pair whose two sides both run.
     fn logged(&self) -> Vec<bool> {
         (0..self.points.len())
@@ -225,9 +304,9 @@ impl Group<'_> {
     }
 }
 
-/// Runs one block of a group's trials into `result`; `logged` is [`Group::logged`].
+/// Runs one block of a group's trials into `result`; `logged` is [`Ready::logged`].
 fn run_block(
-    group: &Group<'_>,
+    group: &Ready<'_>,
     logged: &[bool],
     seed: u64,
     block: u64,
@@ -247,7 +326,7 @@ fn run_block(
     while start < n {
         let len = chunk.min(n - start);
         for (i, point) in group.points.iter().enumerate() {
-            let (Some(p), Some(tally)) = (point, result.tallies[i].as_mut()) else {
+            let (Some(p), Some(tally)) = (point.as_deref(), result.tallies[i].as_mut()) else {
                 continue;
             };
             let mut dice = TrialStreams::new(seed, first + start);
@@ -262,8 +341,8 @@ fn run_block(
         }
         for (k, &(a, b, comparisons)) in group.pairs.iter().enumerate() {
             if let (Some(pa), Some(pb), Some(joint), Some(la), Some(lb)) = (
-                group.points[a],
-                group.points[b],
+                group.point(a),
+                group.point(b),
                 result.joints[k].as_mut(),
                 logs[a].as_deref(),
                 logs[b].as_deref(),
@@ -323,7 +402,8 @@ fn plan_ranges(ranges: &[Range<u64>], threads: usize) -> Vec<Item> {
         .collect()
 }
 
-/// Runs an item's blocks into a partial result of its group, calling `progress` after every block.
+/// Runs an item's blocks into a partial result of its group, calling `progress` after every block. The
+/// item prepares the group's recipes and drops them when it ends.
 fn run_item(
     group: &Group<'_>,
     blocks: Range<u64>,
@@ -331,6 +411,7 @@ fn run_item(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> GroupResult {
+    let group = &group.ready();
     let eligible = group.points.iter().flatten().count() as u64;
     let mut result = GroupResult::empty(group);
     // Muggings take their fast path, every other group the plain rules (see `mugging`).
@@ -450,7 +531,7 @@ pub fn run(
     let groups: Vec<Group<'_>> = points
         .iter()
         .map(|p| Group {
-            points: vec![*p],
+            points: vec![p.map(Runnable::Prepared)],
             pairs: Vec::new(),
         })
         .collect();
@@ -572,7 +653,10 @@ mod tests {
     ) -> Vec<Group<'a>> {
         (0..n)
             .map(|g| Group {
-                points: vec![Some(&points[g % 2]), (g % 3 != 2).then_some(&points[1])],
+                points: vec![
+                    Some((&points[g % 2]).into()),
+                    (g % 3 != 2).then_some((&points[1]).into()),
+                ],
                 pairs: vec![(0, 1, comparisons)],
             })
             .collect()
@@ -639,18 +723,94 @@ mod tests {
 
     /// Runs `groups` on a pool of `threads` and counts the partial results its workers made.
     fn partials_made(groups: &[Group<'_>], trials: u64, threads: usize) -> usize {
+        counted(&EMPTIES, groups, trials, threads).1
+    }
+
+    /// A run of `groups` on `threads` workers, and how many times `counter` counted on them.
+    fn counted(
+        counter: &'static std::thread::LocalKey<std::cell::Cell<usize>>,
+        groups: &[Group<'_>],
+        trials: u64,
+        threads: usize,
+    ) -> (Vec<GroupResult>, usize) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
-        EMPTIES.with(std::cell::Cell::take);
+        counter.with(std::cell::Cell::take);
         let results = pool.install(|| run_groups(groups, trials, 3, &|_| {}));
         assert_eq!(results.len(), groups.len());
         let on_workers: usize = pool
-            .broadcast(|_| EMPTIES.with(std::cell::Cell::take))
+            .broadcast(|_| counter.with(std::cell::Cell::take))
             .into_iter()
             .sum();
-        on_workers + EMPTIES.with(std::cell::Cell::take)
+        (results, on_workers + counter.with(std::cell::Cell::take))
+    }
+
+    /// Recipes of a mugging and of a brawl (the largest prepared action: both sides' face tables).
+    fn recipes() -> Vec<Recipe> {
+        let m = matchup(
+            "class = \"fighter\"\nlevel = 4\nstrength = \"17\"",
+            "class = \"fighter\"\nlevel = 3\nweapon = \"long sword\"",
+        );
+        let thief = matchup(
+            "class = \"thief\"\nlevel = 7\nweapon = \"club\"\nposition = \"behind\"",
+            "monster = \"ogre\"\naware = false",
+        );
+        [
+            (Action::Brawl, &m),
+            (Action::Subdue, &m),
+            (Action::Mug, &thief),
+        ]
+        .into_iter()
+        .map(|(action, m)| Recipe {
+            action,
+            sides: crate::rules::fight::gang::Sides::one_on_one(m),
+            options: RuleOptions::default(),
+            action_options: ActionOptions::default(),
+        })
+        .collect()
+    }
+
+    #[test]
+    fn a_recipe_runs_as_its_prepared_action_and_each_work_item_prepares_its_own() {
+        let recipes = recipes();
+        let prepared: Vec<Prepared> = recipes.iter().map(|r| r.prepare().unwrap()).collect();
+        let comparisons = paired::comparisons(Action::Brawl, Action::Subdue, None);
+        // A brawl and a subdual paired in the first group, two muggings in every other.
+        let group = |g: usize, as_recipe: bool| {
+            let (k, l) = if g == 0 { (0, 1) } else { (2, 2) };
+            let point = |i: usize| -> Option<Runnable<'_>> {
+                Some(if as_recipe {
+                    (&recipes[i]).into()
+                } else {
+                    (&prepared[i]).into()
+                })
+            };
+            Group {
+                points: vec![point(k), point(l), None],
+                pairs: if g == 0 {
+                    vec![(1, 0, comparisons.as_slice())]
+                } else {
+                    Vec::new()
+                },
+            }
+        };
+        // Many groups, each one item of one block or of two; few groups, their blocks shared out.
+        for (n, trials) in [(40, 300), (40, BLOCK_SIZE + 1), (2, 5 * BLOCK_SIZE / 4)] {
+            let given: Vec<Group<'_>> = (0..n).map(|g| group(g, false)).collect();
+            let from_recipes: Vec<Group<'_>> = (0..n).map(|g| group(g, true)).collect();
+            for threads in [1, 3] {
+                let (expected, made) = counted(&PREPARED, &given, trials, threads);
+                assert_eq!(made, 0, "prepared points are not prepared again");
+                let (results, made) = counted(&PREPARED, &from_recipes, trials, threads);
+                assert_eq!(results, expected, "{n} groups on {threads} threads");
+                // Two recipes a group, prepared by each of its work items, not by each block: once a group
+                // when the groups are many, once per share of its blocks when they are few.
+                let items = plan(n, trials.div_ceil(BLOCK_SIZE), threads).len();
+                assert_eq!(made, 2 * items, "{n} groups on {threads} threads");
+            }
+        }
     }
 
     #[test]

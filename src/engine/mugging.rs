@@ -16,7 +16,7 @@
 use rand_xoshiro::SplitMix64;
 use rand_xoshiro::rand_core::SeedableRng;
 
-use super::{GAMMA, Group, GroupResult, STRIDE, mix, stream_start};
+use super::{GAMMA, GroupResult, Ready, STRIDE, mix, stream_start};
 use crate::dice::Pooled;
 use crate::rules::action::Prepared;
 use crate::rules::maneuver::Kind;
@@ -301,10 +301,10 @@ pub(super) struct Kernel<'a> {
 impl<'a> Kernel<'a> {
     /// The path for `group`, or `None` unless every point that runs is a mugging this path can read and
     /// every comparison of its pairs is of counters or of knockout lengths.
-    pub(super) fn of(group: &Group<'a>) -> Option<Kernel<'a>> {
+    pub(super) fn of(group: &'a Ready<'_>) -> Option<Kernel<'a>> {
         let (mut points, mut in_group) = (Vec::new(), Vec::new());
         for (i, point) in group.points.iter().enumerate() {
-            match point {
+            match point.as_deref() {
                 None => continue,
                 Some(Prepared::Mug(m)) => points.push(PointSums {
                     mugging: m,
@@ -473,7 +473,7 @@ impl<'a> Kernel<'a> {
 mod tests {
     use super::*;
     use crate::dice::Dice;
-    use crate::engine::{BLOCK_SIZE, run_block};
+    use crate::engine::{BLOCK_SIZE, Group, run_block};
     use crate::rules::RuleOptions;
     use crate::rules::action::{Action, ActionOptions};
     use crate::rules::matchup;
@@ -526,12 +526,14 @@ mod tests {
     /// The plain rules' result of `group` over trials `first..first + n` (the engine's path for every
     /// other action: each point rolled by `Mugging::resolve`, pairs summed from logs).
     fn plain_result(group: &Group<'_>, seed: u64, block: u64, n: u64) -> GroupResult {
+        let group = &group.ready();
         let mut result = GroupResult::empty(group);
         run_block(group, &group.logged(), seed, block, n, &mut result);
         result
     }
 
     fn fast_result(group: &Group<'_>, seed: u64, block: u64, n: u64) -> GroupResult {
+        let group = &group.ready();
         let mut result = GroupResult::empty(group);
         let mut kernel = Kernel::of(group).expect("a group this path runs");
         kernel.run_block(seed, block * BLOCK_SIZE, n, &mut result);
@@ -552,10 +554,10 @@ mod tests {
         let mut read = 0;
         for (i, p) in all.iter().enumerate() {
             let group = Group {
-                points: vec![Some(p)],
+                points: vec![Some(p.into())],
                 pairs: Vec::new(),
             };
-            let Some(_) = Kernel::of(&group) else {
+            let Some(_) = Kernel::of(&group.ready()) else {
                 // Only knockout dice beyond the halves left are refused: 3d4 after an attack die.
                 let Prepared::Mug(m) = p else { unreachable!() };
                 assert!(m.ko_rounds.count() == 3 && !m.attack.is_automatic(), "{i}");
@@ -585,10 +587,13 @@ mod tests {
         let all = muggings();
         let [same, headline] = comparisons();
         let fits = |p: &&Prepared| {
-            Kernel::of(&Group {
-                points: vec![Some(*p)],
-                pairs: Vec::new(),
-            })
+            Kernel::of(
+                &Group {
+                    points: vec![Some((*p).into())],
+                    pairs: Vec::new(),
+                }
+                .ready(),
+            )
             .is_some()
         };
         let ok: Vec<&Prepared> = all.iter().filter(fits).collect();
@@ -597,17 +602,22 @@ mod tests {
             let groups = [
                 // Two variants of one layout or of two (then every point takes its own).
                 Group {
-                    points: vec![Some(w[0]), Some(w[1])],
+                    points: vec![Some(w[0].into()), Some(w[1].into())],
                     pairs: vec![(1, 0, cs)],
                 },
                 // Three points, two pairs against the baseline, one ineligible point and its pair.
                 Group {
-                    points: vec![Some(w[0]), Some(w[1]), Some(w[2]), None],
+                    points: vec![
+                        Some(w[0].into()),
+                        Some(w[1].into()),
+                        Some(w[2].into()),
+                        None,
+                    ],
                     pairs: vec![(1, 0, cs), (2, 0, cs), (3, 0, cs)],
                 },
                 // An ineligible baseline: no joint tally.
                 Group {
-                    points: vec![None, Some(w[2])],
+                    points: vec![None, Some(w[2].into())],
                     pairs: vec![(1, 0, cs)],
                 },
             ];
@@ -697,7 +707,7 @@ mod tests {
                             None => fell_back += 1,
                         }
                         let group = Group {
-                            points: vec![Some(p)],
+                            points: vec![Some(p.into())],
                             pairs: Vec::new(),
                         };
                         assert_eq!(

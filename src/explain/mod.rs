@@ -217,10 +217,9 @@ pub fn tell(scenario: &Scenario, index: usize, trial: u64) -> Result<Story, Expl
     }
     let point: &Point = &scenario.points[index];
     let prepared = point
-        .prepared
-        .as_ref()
+        .prepare()
         .map_err(|why| ExplainError::Ineligible(why.to_string()))?;
-    let (events, tally) = tell_prepared(prepared, scenario.seed, trial);
+    let (events, tally) = tell_prepared(&prepared, scenario.seed, trial);
     Ok(Story {
         scenario: scenario.file.clone(),
         variant: scenario.variants[point.variant].clone(),
@@ -237,7 +236,7 @@ pub fn tell(scenario: &Scenario, index: usize, trial: u64) -> Result<Story, Expl
         seed: scenario.seed,
         trial,
         events,
-        outcome: outcome_words(point.action, prepared, &tally),
+        outcome: outcome_words(point.action, &prepared, &tally),
     })
 }
 

@@ -38,7 +38,7 @@ fn scenario(text: &str) -> Scenario {
 
 fn story_on(s: &Scenario, index: usize, faces: &[u32]) -> Story {
     let point = &s.points[index];
-    let prepared = point.prepared.as_ref().expect("eligible");
+    let prepared = &point.prepare().expect("eligible");
     let (events, tally) = tell_on(prepared, Scripted::new(faces.iter().copied()));
     Story {
         scenario: s.file.clone(),
@@ -191,15 +191,11 @@ fn every_told_trial_ends_as_the_engines() {
             continue;
         }
         let s = Scenario::load(&path).unwrap();
-        let eligible: Vec<&Prepared> = s
-            .points
-            .iter()
-            .filter_map(|p| p.prepared.as_ref().ok())
-            .collect();
+        let eligible: Vec<Prepared> = s.points.iter().filter_map(|p| p.prepare().ok()).collect();
         let mut told_steps = 0;
         for i in 0..10_000u64 {
             let r = scatter(i ^ (studies << 40));
-            let p = eligible[(r % eligible.len() as u64) as usize];
+            let p = &eligible[(r % eligible.len() as u64) as usize];
             let trial = (r >> 20) % s.trials;
             let (events, told) = tell_prepared(p, s.seed, trial);
             assert_eq!(

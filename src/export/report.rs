@@ -1016,7 +1016,7 @@ mod tests {
         let mut summaries = summarize(&s, &results.tallies);
         if exact {
             for (point, summary) in s.points.iter().zip(summaries.iter_mut()) {
-                let (Ok(p), Ok(ms)) = (&point.prepared, &mut summary.result) else {
+                let (Ok(p), Ok(ms)) = (&point.prepare(), &mut summary.result) else {
                     continue;
                 };
                 let values = crate::stats::exact::exact(p, point.action).expect("exact");

@@ -9,6 +9,7 @@
 //! report's tables stop at a fixed number of rows, so it grows with the charts and the scenario's text.
 
 use crate::export::report;
+use crate::rules::action::{Prepared, Recipe};
 use crate::scenario::Scenario;
 use crate::stats::metrics;
 
@@ -65,7 +66,7 @@ pub fn projected_bytes(scenario: &Scenario, trials: u64) -> u64 {
         // metric, estimate, ci_low, ci_high, std_error, trials, status, exact.
         let summary_row = lead + 32 + 5 * FLOAT + COUNT + 64;
         total = total.saturating_add(summary_rows.saturating_mul(summary_row));
-        if let Ok(prepared) = &p.prepared {
+        if let Ok(prepared) = &p.prepare() {
             let tally = metrics::empty_tally(prepared);
             // metric, value, count, probability.
             let row = lead + 32 + 2 * COUNT + FLOAT + 8;
@@ -118,15 +119,17 @@ pub fn projected_bytes(scenario: &Scenario, trials: u64) -> u64 {
 const MEMORY_BASE: u64 = 24 << 20;
 /// Each worker thread's stack and scratch.
 const MEMORY_THREAD: u64 = 8 << 20;
-/// A point's prepared action beyond its own struct: a fight's plan holds face tables of both sides (some
-/// 18 KiB; counted at twice that), a single action a few small tables.
+/// A prepared action beyond its own struct: a fight's plan holds face tables of both sides (some 18 KiB;
+/// counted at twice that), a single action a few small tables.
 const PREPARED_FIGHT: u64 = 36 << 10;
 const PREPARED_SINGLE: u64 = 2 << 10;
+/// What the allocator adds to each block it hands out, counted generously.
+const ALLOCATION: u64 = 32;
 /// A histogram sized as values come (no range known in advance) is counted at this many values.
 const UNSIZED_BINS: u64 = 1024;
 
 /// The bytes of one point's tally: its counters, and its histograms at the values they can hold.
-fn tally_bytes(prepared: &crate::rules::action::Prepared) -> u64 {
+fn tally_bytes(prepared: &Prepared) -> u64 {
     let tally = metrics::empty_tally(prepared);
     let bins: u64 = tally
         .hists
@@ -139,47 +142,97 @@ fn tally_bytes(prepared: &crate::rules::action::Prepared) -> u64 {
     std::mem::size_of::<crate::stats::Tally>() as u64 + 8 * bins
 }
 
+/// The bytes of a prepared action, its struct and its tables.
+fn prepared_bytes(prepared: &Prepared) -> u64 {
+    let plan = match prepared {
+        Prepared::Fight(_) | Prepared::Gang(_) => PREPARED_FIGHT,
+        Prepared::Mug(_)
+        | Prepared::Sap(_)
+        | Prepared::Strike(_)
+        | Prepared::GrabObject(_)
+        | Prepared::GrabPerson(_)
+        | Prepared::GrabMonster(_) => PREPARED_SINGLE,
+    };
+    plan + std::mem::size_of::<Prepared>() as u64
+}
+
+/// The heap a recipe holds besides its struct: each side's entries, their names and attacks.
+fn recipe_heap(recipe: &Recipe) -> u64 {
+    recipe
+        .sides
+        .sides
+        .iter()
+        .map(|side| {
+            ALLOCATION
+                + side
+                    .iter()
+                    .map(|e| {
+                        let c = &e.combatant;
+                        std::mem::size_of_val(e) as u64
+                            + c.name.len() as u64
+                            + ALLOCATION
+                            + (c.attacks.len() * std::mem::size_of::<crate::dice::Dice>()) as u64
+                            + ALLOCATION
+                            + [
+                                Some(&c.weapon),
+                                c.backup_weapon.as_ref(),
+                                c.opening_weapon.as_ref(),
+                            ]
+                            .into_iter()
+                            .flatten()
+                            .map(|w| w.name.len() as u64 + ALLOCATION)
+                            .sum::<u64>()
+                    })
+                    .sum::<u64>()
+        })
+        .sum()
+}
+
 /// The most memory a run of `scenario` at `trials` trials a point on `threads` workers is projected to
 /// take, in bytes, known before it runs (docs/scenarios.md "Limits"). An upper bound, counted from what a
-/// run holds at once: the prepared points (and every tune candidate's) and every point's tally twice (the
-/// results, and a merge's copy of them), each histogram at every value its range can hold; then, while
-/// the trials run, the partial results of the work items in flight, or after them the files, built in
-/// memory before they are written, twice (their text and the copy written). A histogram's pages that no
-/// value reaches are never touched, so a sweep of wide-ranging damage may take a fraction of its
-/// projection. Saturates rather than wraps.
+/// run holds at once: every point (and tune candidate) as its recipe, and its tally twice (the results,
+/// and a merge's copy of them), each histogram at every value its range can hold; then, while the trials
+/// run, each worker's group prepared (a work item prepares its points and drops them when it ends) and
+/// the partial results of the work items in flight, or after them the files, built in memory before they
+/// are written, twice (their text and the copy written). A histogram's pages that no value reaches are
+/// never touched, so a sweep of wide-ranging damage may take a fraction of its projection. Each point is
+/// prepared here to size its tally, one at a time. Saturates rather than wraps.
 pub fn projected_memory(scenario: &Scenario, trials: u64, threads: usize) -> u64 {
-    let prepared = |p: &crate::rules::action::Prepared| {
-        let plan = match p {
-            crate::rules::action::Prepared::Fight(_) | crate::rules::action::Prepared::Gang(_) => {
-                PREPARED_FIGHT
-            }
-            _ => PREPARED_SINGLE,
-        };
-        plan + std::mem::size_of::<crate::scenario::Point>() as u64
-    };
-    let mut held = 0u64;
-    let mut widest = 0u64;
+    let point = std::mem::size_of::<crate::scenario::Point>() as u64;
+    let mut held = (scenario.points.len() as u64).saturating_mul(point);
+    let (mut widest, mut largest) = (0u64, 0u64);
     let candidates = scenario
         .tunes
         .iter()
-        .flat_map(|t| t.rows.iter().flat_map(|r| r.candidates.iter()))
-        .filter_map(|c| c.as_ref().ok());
-    let points = scenario
-        .points
-        .iter()
-        .filter_map(|p| p.prepared.as_ref().ok());
-    for p in points.chain(candidates) {
-        let tally = tally_bytes(p);
-        held = held.saturating_add(prepared(p)).saturating_add(2 * tally);
+        .flat_map(|t| t.rows.iter().flat_map(|r| r.candidates.iter()));
+    let recipes = scenario.points.iter().map(|p| &p.recipe).chain(candidates);
+    for recipe in recipes {
+        held = held.saturating_add(std::mem::size_of_val(recipe) as u64);
+        let Ok(recipe) = recipe else { continue };
+        let Ok(prepared) = recipe.prepare() else {
+            continue;
+        };
+        let tally = tally_bytes(&prepared);
+        held = held
+            .saturating_add(recipe_heap(recipe))
+            .saturating_add(2 * tally);
         widest = widest.max(tally);
+        largest = largest.max(prepared_bytes(&prepared));
     }
-    // A work item's partial result is one group's: every variant of a point, or a candidate and its match.
-    let group = widest.saturating_mul(scenario.variants.len().max(2) as u64);
-    let in_flight = group.saturating_mul(2 * 16 * threads.max(1) as u64);
+    // A work item's group is every variant of a point, or a candidate and its match: prepared while it runs
+    // (one group a worker), its partial results kept until the merge.
+    let members = scenario.variants.len().max(2) as u64;
+    let prepared = largest
+        .saturating_mul(members)
+        .saturating_mul(threads.max(1) as u64);
+    let partials = widest
+        .saturating_mul(members)
+        .saturating_mul(2 * 16 * threads.max(1) as u64);
     MEMORY_BASE
         .saturating_add(MEMORY_THREAD.saturating_mul(threads as u64))
         .saturating_add(held)
-        .saturating_add(in_flight.max(projected_bytes(scenario, trials).saturating_mul(2)))
+        .saturating_add(prepared)
+        .saturating_add(partials.max(projected_bytes(scenario, trials).saturating_mul(2)))
 }
 
 /// report.html: its frame, the scenario's text (shown whole, and its title and opening comments again),

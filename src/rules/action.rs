@@ -216,6 +216,35 @@ pub enum Prepared {
     Gang(Box<GangPlan>),
 }
 
+/// An action as a sweep point sets it: its sides and options, kept until a work item prepares them
+/// ([`Recipe::prepare`]). A study of many points holds these, a few hundred bytes each, rather than its
+/// prepared actions (a fight's face tables of both sides are some 18 KB), so that its memory grows with its
+/// worker threads, not with its points (docs/scenarios.md "Limits"). Preparing is a pure function of the
+/// recipe, so a point prepared twice is the same point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recipe {
+    /// The action.
+    pub action: Action,
+    /// Who fights whom (a single action takes the first member of each side).
+    pub sides: Sides,
+    /// The rule switches.
+    pub options: RuleOptions,
+    /// The action's own options.
+    pub action_options: ActionOptions,
+}
+
+impl Recipe {
+    /// The action ready to run, or why the rules forbid it ([`Prepared::sides`]).
+    pub fn prepare(&self) -> Result<Prepared, Ineligible> {
+        Prepared::sides(
+            self.action,
+            &self.sides,
+            &self.options,
+            &self.action_options,
+        )
+    }
+}
+
 /// Quantities fixed by the matchup, reported as metrics with no interval: the numbers behind a result that
 /// a designer would otherwise have to work out from the tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

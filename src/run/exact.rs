@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::export::manifest::RunInfo;
 use crate::export::write::write_study;
 use crate::export::{self, EXACT_EXPORTERS, StudyResults};
-use crate::scenario::Scenario;
+use crate::scenario::{Point, Scenario};
 use crate::study::{self, PointSummary, tune_lines, tuning};
 
 use super::{RunError, Started, point_label, without_exact};
@@ -43,12 +43,12 @@ pub struct ExactWritten {
 pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> {
     let started = Started::now();
     // A point after a refused one is skipped: the refused point named is the first in order.
-    let eligible: Vec<bool> = scenario.points.iter().map(|p| p.prepared.is_ok()).collect();
+    let eligible: Vec<bool> = scenario.points.iter().map(Point::eligible).collect();
     let exact = super::exact_points(scenario, &eligible, true, &|| {});
     let mut summaries: Vec<PointSummary<'_>> = Vec::with_capacity(scenario.points.len());
     let mut distributions = Vec::with_capacity(scenario.points.len());
     for (point, exact) in scenario.points.iter().zip(exact) {
-        let result = match (&point.prepared, exact) {
+        let result = match (&point.recipe, exact) {
             (Err(reason), _) => {
                 distributions.push(None);
                 Err(reason.to_string())
@@ -120,7 +120,7 @@ pub fn needs(scenario: &Scenario) -> String {
     let started = Started::now();
     let (mut paths, mut states, mut points) = (0u128, 0usize, 0usize);
     for point in &scenario.points {
-        let Ok(p) = &point.prepared else { continue };
+        let Ok(p) = &point.prepare() else { continue };
         let why = match p {
             crate::rules::action::Prepared::Fight(plan) => {
                 crate::stats::exact::exact_fight(plan, point.action).map(|(_, size)| {

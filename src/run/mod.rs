@@ -407,7 +407,7 @@ pub fn without_exact(scenario: &Scenario) -> (Vec<String>, Vec<String>) {
         .points
         .iter()
         .filter_map(|point| {
-            let why = check(point.prepared.as_ref().ok()?).err()?;
+            let why = check(&point.prepare().ok()?).err()?;
             Some(format!(
                 "{}: no exact value: {why}",
                 point_label(scenario, point)
@@ -422,7 +422,7 @@ pub fn without_exact(scenario: &Scenario) -> (Vec<String>, Vec<String>) {
                 .rows
                 .iter()
                 .flat_map(|row| &row.candidates)
-                .filter_map(|c| check(c.as_ref().ok()?).err())
+                .filter_map(|c| check(&c.as_ref().ok()?.prepare().ok()?).err())
                 .collect();
             let why = refused.first()?;
             Some(format!(
@@ -660,15 +660,16 @@ fn add_exact(
         .map_err(|e| RunError::Threads(Some(e)))?
     };
     for ((point, summary), exact) in scenario.points.iter().zip(summaries.iter_mut()).zip(exact) {
-        let (Ok(prepared), Ok(metrics), Some(exact)) =
-            (&point.prepared, &mut summary.result, exact)
-        else {
+        let (Ok(metrics), Some(exact)) = (&mut summary.result, exact) else {
             continue;
         };
         let exact = match exact {
             Ok(exact) => exact.metrics,
             Err(why) => {
-                if crate::stats::exact::check(prepared).is_ok() {
+                if point
+                    .prepare()
+                    .is_ok_and(|p| crate::stats::exact::check(&p).is_ok())
+                {
                     watch.warn(&format!(
                         "{}: no exact value: {why}; its exact cells stay empty",
                         point_label(scenario, point)
@@ -707,9 +708,9 @@ pub(crate) fn exact_points(
         .zip(wanted)
         .enumerate()
         .map(|(k, (point, &wanted))| {
-            let exact = match &point.prepared {
+            let exact = match point.prepare() {
                 Ok(p) if wanted && k <= first_refused.load(Ordering::Relaxed) => {
-                    let exact = crate::stats::exact::exact_point(p, point.action);
+                    let exact = crate::stats::exact::exact_point(&p, point.action);
                     if stop_at_refusal && exact.is_err() {
                         first_refused.fetch_min(k, Ordering::Relaxed);
                     }

@@ -22,7 +22,7 @@ use serde::Deserialize;
 use toml::de::{DeTable, Deserializer};
 use toml::{Table, Value};
 
-use crate::rules::action::{Action, Prepared};
+use crate::rules::action::{Action, Prepared, Recipe};
 use crate::rules::fight::gang::{self, Entry, Sides, Target};
 use crate::rules::options::RuleOptions;
 use crate::rules::reads::{self, Role};
@@ -146,8 +146,24 @@ pub struct Point {
     pub level_gap: i32,
     /// The variant's action.
     pub action: Action,
-    /// The action ready to run, or why the rules forbid it here.
-    pub prepared: Result<Prepared, Ineligible>,
+    /// The action as this point sets it, prepared when it runs ([`Point::prepare`]), or why the rules
+    /// forbid it here (found when the scenario is read, by preparing it once).
+    pub recipe: Result<Recipe, Ineligible>,
+}
+
+impl Point {
+    /// The action ready to run, prepared anew from its recipe, or why the rules forbid it here.
+    pub fn prepare(&self) -> Result<Prepared, Ineligible> {
+        match &self.recipe {
+            Ok(recipe) => recipe.prepare(),
+            Err(why) => Err(why.clone()),
+        }
+    }
+
+    /// The rules allow the action here.
+    pub fn eligible(&self) -> bool {
+        self.recipe.is_ok()
+    }
 }
 
 /// A variant compared with the baseline in differences.csv.
@@ -317,7 +333,7 @@ impl Scenario {
 
     /// Points that will run.
     pub fn eligible_points(&self) -> usize {
-        self.points.iter().filter(|p| p.prepared.is_ok()).count()
+        self.points.iter().filter(|p| p.eligible()).count()
     }
 
     /// Points per variant (the sweep grid).
@@ -503,10 +519,10 @@ impl Builder<'_> {
         let (points, warnings) = self.points(&variants, &axes, several)?;
         let tunes = self.tunes(&variants, baseline, &axes, several)?;
         if let Some(first) = points.first()
-            && points.iter().all(|p| p.prepared.is_err())
+            && !points.iter().any(Point::eligible)
         {
             let reason = first
-                .prepared
+                .recipe
                 .as_ref()
                 .err()
                 .map(|r| r.to_string())
@@ -1221,7 +1237,7 @@ impl Builder<'_> {
                                 e.help.clone(),
                             )
                         })?;
-                    candidates.push(point.prepared);
+                    candidates.push(point.recipe);
                 }
                 rows.push(tune::TuneRow {
                     grid_point: g,
@@ -1578,6 +1594,10 @@ impl Builder<'_> {
                 });
             }
         }
+        // A point keeps its sides until it runs: no spare room (a Vec grown by pushes holds four entries).
+        for side in &mut sides {
+            side.shrink_to_fit();
+        }
         let sides = Sides { sides };
         if !several && let Some(s) = (0..2).find(|s| sides.members(*s) > 1) {
             // Only a tune's candidate can get here: the study's own points were weighed by `several`.
@@ -1635,13 +1655,21 @@ impl Builder<'_> {
                 }
             }
         }
+        // A fight of sides fights by the round of sides; any other action takes the first of each side.
+        // Prepared once here to learn whether the rules allow it, then dropped: it is prepared again when
+        // it runs.
+        let recipe = Recipe {
+            action,
+            sides,
+            options,
+            action_options,
+        };
         Ok(Point {
             variant,
             values,
             level_gap: matchup.level_gap(),
             action,
-            // A fight of sides fights by the round of sides; any other action takes the first of each side.
-            prepared: Prepared::sides(action, &sides, &options, &action_options),
+            recipe: recipe.prepare().map(|_| recipe),
         })
     }
 

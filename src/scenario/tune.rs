@@ -7,7 +7,7 @@
 use serde::Deserialize;
 
 use crate::rules::Ineligible;
-use crate::rules::action::{Action, Prepared};
+use crate::rules::action::{Action, Recipe};
 use crate::scenario::sweep::SweepValue;
 use crate::stats::paired::Comparison;
 
@@ -62,7 +62,7 @@ pub struct TuneRow {
     /// The sweep point's index in the variant's grid.
     pub grid_point: usize,
     /// The candidates, one per value of the range.
-    pub candidates: Vec<Result<Prepared, Ineligible>>,
+    pub candidates: Vec<Result<Recipe, Ineligible>>,
 }
 
 /// A checked tune.

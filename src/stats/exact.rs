@@ -871,7 +871,7 @@ mod tests {
         for file in files {
             let scenario = crate::scenario::Scenario::load(&file).unwrap();
             for point in &scenario.points {
-                let Ok(p) = &point.prepared else { continue };
+                let Ok(p) = &point.prepare() else { continue };
                 if point.action.is_fight() {
                     // Fights are counted by their chain of rounds, not by paths.
                     continue;

@@ -117,15 +117,16 @@ pub fn exemplars<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<E
         .zip(tallies)
         .enumerate()
         .filter_map(|(index, (point, tally))| {
-            let (Ok(p), Some(tally)) = (&point.prepared, tally) else {
-                return None;
-            };
-            Some((index, point, p, Reading::of(p)?, tally))
+            let tally = tally.as_ref().filter(|_| point.action.is_fight())?;
+            Some((index, point, tally))
         })
         .collect();
+    // Each point is prepared where its trials are retold, and dropped after.
     points
         .par_iter()
-        .map(|&(index, point, p, reading, tally)| {
+        .filter_map(|&(index, point, tally)| {
+            let p = &point.prepare().ok()?;
+            let reading = Reading::of(p)?;
             let rounds = &tally.hists[reading.rounds().0];
             let wanted: Vec<Option<Wanted>> = KINDS
                 .iter()
@@ -135,7 +136,7 @@ pub fn exemplars<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<E
                 })
                 .collect();
             let found = first_trials(p, reading, scenario.seed, tally.trials, &wanted);
-            KINDS
+            let rows = KINDS
                 .iter()
                 .zip(found)
                 .map(|(&(kind, _), found)| Exemplar {
@@ -146,7 +147,8 @@ pub fn exemplars<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<E
                     kind,
                     found,
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            Some(rows)
         })
         .collect::<Vec<_>>()
         .into_iter()

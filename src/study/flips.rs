@@ -65,7 +65,8 @@ pub fn flips<'a>(scenario: &'a Scenario, results: &Results) -> Vec<FlipRow<'a>> 
     let z = interval::z_for(scenario.confidence);
     let grid = scenario.grid();
     let mut rows = Vec::new();
-    // Per row, what its examples are looked for on: both points, the events and the flips' counts.
+    // Per row, what its examples are looked for on: the events and the flips' counts (both points are
+    // prepared where they are looked through, and dropped after).
     let mut searches = Vec::new();
     for (k, pairing) in scenario.pairings.iter().enumerate() {
         for g in 0..grid {
@@ -83,14 +84,14 @@ pub fn flips<'a>(scenario: &'a Scenario, results: &Results) -> Vec<FlipRow<'a>> 
                 flips: None,
             };
             let ran = (
-                &point.prepared,
-                &scenario.points[b].prepared,
+                point.eligible(),
+                scenario.points[b].eligible(),
                 &results.tallies[a],
                 &results.tallies[b],
                 &results.joints[k][g],
             );
             let search = match ran {
-                (Ok(pa), Ok(pb), Some(ta), Some(tb), Some(joint)) => {
+                (true, true, Some(ta), Some(tb), Some(joint)) => {
                     row.metric = headline;
                     row.trials = joint.trials;
                     // The headline is the pairing's first comparison when it is compared at all.
@@ -101,7 +102,7 @@ pub fn flips<'a>(scenario: &'a Scenario, results: &Results) -> Vec<FlipRow<'a>> 
                         .filter(|(c, _)| c.metric == headline)
                         .and_then(|(c, cross)| {
                             let counts = paired::discordant(c, ta, tb, cross)?;
-                            Some((pa, pb, c.events()?, counts))
+                            Some((c.events()?, counts))
                         })
                 }
                 _ => None,
@@ -114,8 +115,12 @@ pub fn flips<'a>(scenario: &'a Scenario, results: &Results) -> Vec<FlipRow<'a>> 
         .par_iter()
         .zip(&searches)
         .map(|(row, search)| {
-            let &(pa, pb, events, (to, from)) = search.as_ref()?;
-            let examples = first_flips((pa, pb), events, scenario.seed, row.trials, [to, from]);
+            let &(events, (to, from)) = search.as_ref()?;
+            let (pa, pb) = (
+                scenario.points[row.points.0].prepare().ok()?,
+                scenario.points[row.points.1].prepare().ok()?,
+            );
+            let examples = first_flips((&pa, &pb), events, scenario.seed, row.trials, [to, from]);
             let flip = |count, example| Flip {
                 count,
                 share: interval::proportion(count, row.trials, z),
@@ -193,7 +198,7 @@ mod tests {
         trials: u64,
     ) -> engine::GroupResult {
         let groups = [Group {
-            points: vec![Some(a), Some(b)],
+            points: vec![Some(a.into()), Some(b.into())],
             pairs: vec![(0, 1, comparisons)],
         }];
         engine::run_groups(&groups, trials, seed, &|_| {})

@@ -10,7 +10,7 @@ pub mod tuning;
 
 pub use summary::{PointSummary, TuneLine, summarize, tune_lines};
 
-use crate::engine::{self, Group};
+use crate::engine::{self, Group, Runnable};
 use crate::rules::action::Prepared;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
@@ -38,10 +38,17 @@ pub fn run(scenario: &Scenario, trials: u64, progress: &(dyn Fn(u64) + Sync)) ->
 pub fn groups(scenario: &Scenario) -> Vec<Group<'_>> {
     let grid = scenario.grid();
     let variants = scenario.variants.len();
-    let prepared = |i: usize| scenario.points[i].prepared.as_ref().ok();
+    // Each point goes as its recipe: the work items prepare it (see `engine::Runnable`).
+    let recipe = |i: usize| {
+        scenario.points[i]
+            .recipe
+            .as_ref()
+            .ok()
+            .map(Runnable::Recipe)
+    };
     (0..grid)
         .map(|g| Group {
-            points: (0..variants).map(|v| prepared(v * grid + g)).collect(),
+            points: (0..variants).map(|v| recipe(v * grid + g)).collect(),
             pairs: scenario
                 .pairings
                 .iter()
@@ -216,8 +223,8 @@ fn rows<'a>(
                 points: (a, b),
             };
             let ineligible = |reason: String| row("ineligible", "ineligible", Err(reason));
-            match (&scenario.points[a].prepared, &scenario.points[b].prepared) {
-                (Ok(pa), Ok(pb)) => match compare(k, g, (a, pa), (b, pb)) {
+            match (scenario.points[a].prepare(), scenario.points[b].prepare()) {
+                (Ok(pa), Ok(pb)) => match compare(k, g, (a, &pa), (b, &pb)) {
                     Ok(results) => {
                         for (c, result) in pairing.comparisons.iter().zip(results) {
                             rows.push(row(c.metric, c.baseline_metric, result));

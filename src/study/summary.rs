@@ -49,8 +49,10 @@ pub fn summarize<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<P
             values: &point.values,
             level_gap: point.level_gap,
             action: point.action,
-            result: match (&point.prepared, tally) {
-                (Ok(p), Some(t)) => Ok(metrics::summarize(p, point.action, t, scenario.confidence)),
+            result: match (point.prepare(), tally) {
+                (Ok(p), Some(t)) => {
+                    Ok(metrics::summarize(&p, point.action, t, scenario.confidence))
+                }
                 (Err(reason), _) => Err(reason.to_string()),
                 (Ok(_), None) => Err("not run".to_string()),
             },

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::{self, Group};
+use crate::engine::{self, Group, Runnable};
 use crate::scenario::Scenario;
 use crate::scenario::tune::{Target, Tune};
 use crate::stats::exact;
@@ -348,7 +348,12 @@ pub fn candidates(scenario: &Scenario) -> Vec<Candidate> {
 /// matched point too, paired on the tune's comparison.
 pub fn candidate_group(scenario: &Scenario, (t, row, k): Candidate) -> Group<'_> {
     let tune = &scenario.tunes[t];
-    let mut points = vec![tune.rows[row].candidates[k].as_ref().ok()];
+    let mut points = vec![
+        tune.rows[row].candidates[k]
+            .as_ref()
+            .ok()
+            .map(Runnable::Recipe),
+    ];
     let mut pairs = Vec::new();
     if let Target::Variant {
         variant,
@@ -356,7 +361,13 @@ pub fn candidate_group(scenario: &Scenario, (t, row, k): Candidate) -> Group<'_>
     } = &tune.target
     {
         let matched = variant * scenario.grid() + tune.rows[row].grid_point;
-        points.push(scenario.points[matched].prepared.as_ref().ok());
+        points.push(
+            scenario.points[matched]
+                .recipe
+                .as_ref()
+                .ok()
+                .map(Runnable::Recipe),
+        );
         pairs.push((0, 1, std::slice::from_ref(comparison)));
     }
     Group { points, pairs }
@@ -381,7 +392,7 @@ fn solve_one(
     };
     let matched_index = |row: usize| matched_variant.map(|v| v * grid + tune.rows[row].grid_point);
     let matched_point =
-        |row: usize| matched_index(row).and_then(|i| scenario.points[i].prepared.as_ref().ok());
+        |row: usize| matched_index(row).and_then(|i| scenario.points[i].prepare().ok());
     let mut evaluated: Vec<BTreeMap<usize, Eval>> = vec![BTreeMap::new(); tune.rows.len()];
     let mut answers: Vec<Option<Answer>> = vec![None; tune.rows.len()];
     loop {
@@ -411,8 +422,12 @@ fn solve_one(
                 comparison.as_ref(),
                 (summaries, summary_index),
                 result,
-                tune.rows[row].candidates[k].as_ref().ok(),
-                matched_point(row),
+                tune.rows[row].candidates[k]
+                    .as_ref()
+                    .ok()
+                    .and_then(|c| c.prepare().ok())
+                    .as_ref(),
+                matched_point(row).as_ref(),
                 scenario.confidence,
             );
             evaluated[row].insert(k, e);
@@ -489,10 +504,9 @@ fn exact_point(scenario: &Scenario, tune: &Tune, row: usize) -> TunePoint {
         } => {
             let point = &scenario.points[variant * scenario.grid() + tune.rows[row].grid_point];
             point
-                .prepared
-                .as_ref()
+                .prepare()
                 .ok()
-                .and_then(|p| metric_of(p, point.action, comparison.baseline_metric))
+                .and_then(|p| metric_of(&p, point.action, comparison.baseline_metric))
         }
     };
     let mut evaluated = BTreeMap::new();
@@ -500,7 +514,8 @@ fn exact_point(scenario: &Scenario, tune: &Tune, row: usize) -> TunePoint {
         let value = candidate
             .as_ref()
             .ok()
-            .and_then(|p| metric_of(p, tune.action, tune.metric));
+            .and_then(|c| c.prepare().ok())
+            .and_then(|p| metric_of(&p, tune.action, tune.metric));
         let Some(v) = value else { continue };
         let gap = target.map(|t| v - t);
         evaluated.insert(

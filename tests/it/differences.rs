@@ -221,7 +221,7 @@ fn the_95_percent_difference_interval_covers_the_exact_difference() {
     let mut scenario = Scenario::parse("coverage.toml", "coverage", text.as_bytes()).unwrap();
     let truth = |index: usize, metric: &str| {
         let p = &scenario.points[index];
-        subdual::stats::exact::exact(p.prepared.as_ref().unwrap(), p.action)
+        subdual::stats::exact::exact(p.prepare().as_ref().unwrap(), p.action)
             .unwrap()
             .into_iter()
             .find(|m| m.metric == metric)

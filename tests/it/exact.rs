@@ -22,7 +22,7 @@ fn fight_studies() -> Vec<Scenario> {
         s.actions.iter().any(|a| a.is_fight())
             && s.points
                 .iter()
-                .all(|p| !matches!(p.prepared, Ok(subdual::rules::action::Prepared::Gang(_))))
+                .all(|p| !matches!(p.prepare(), Ok(subdual::rules::action::Prepared::Gang(_))))
     })
 }
 
@@ -44,16 +44,13 @@ fn shipped(keep: impl Fn(&Scenario) -> bool) -> Vec<Scenario> {
 /// standard error is taken at the exact value (so an estimate of 0 against a small exact chance is still
 /// judged); a mean's is the sample's. Quantities with no spread must match exactly.
 fn worst_z(scenario: &Scenario, trials: u64, seed: u64) -> (f64, String) {
-    let points: Vec<_> = scenario
-        .points
-        .iter()
-        .map(|p| p.prepared.as_ref().ok())
-        .collect();
+    let prepared: Vec<_> = scenario.points.iter().map(|p| p.prepare().ok()).collect();
+    let points: Vec<_> = prepared.iter().map(Option::as_ref).collect();
     let tallies = engine::run(&points, trials, seed, &|_| {});
     let summaries = summarize(scenario, &tallies);
     let mut worst = (0.0f64, String::new());
     for (point, summary) in scenario.points.iter().zip(&summaries) {
-        let (Ok(prepared), Ok(metrics)) = (&point.prepared, &summary.result) else {
+        let (Ok(prepared), Ok(metrics)) = (&point.prepare(), &summary.result) else {
             continue;
         };
         let truth = match exact(prepared, point.action) {
@@ -157,7 +154,7 @@ fn a_small_fight_simulates_its_exact_odds() {
     // sapped round after round before he wakes to fight.
     for text in [FIGHT, SLEEPER] {
         let s = Scenario::parse("fight.toml", "fight", text.as_bytes()).unwrap();
-        let prepared = s.points[0].prepared.as_ref().unwrap();
+        let prepared = &s.points[0].prepare().unwrap();
         assert!(exact(prepared, s.action).is_ok(), "{text}");
         let (z, at) = worst_z(&s, 20_000, 11);
         assert!(z <= 4.5, "z = {z} at {at}");
@@ -168,7 +165,7 @@ fn a_small_fight_simulates_its_exact_odds() {
 /// the first point of `text` contains the exact value.
 fn coverage(text: &str, metric: &str, seeds: u64, trials: u64) -> f64 {
     let s = Scenario::parse("coverage.toml", "coverage", text.as_bytes()).unwrap();
-    let prepared = s.points[0].prepared.as_ref().unwrap();
+    let prepared = &s.points[0].prepare().unwrap();
     let truth = exact(prepared, s.action).unwrap();
     let exact_value = truth
         .iter()
@@ -405,7 +402,7 @@ fn a_saps_wake_sleep_and_silence_partition_its_outcomes_on_the_shipped_sentry() 
         .iter()
         .filter(|p| p.action == subdual::rules::action::Action::Sap)
     {
-        let truth = exact(point.prepared.as_ref().unwrap(), point.action).unwrap();
+        let truth = exact(point.prepare().as_ref().unwrap(), point.action).unwrap();
         let value = |metric: &str| exact_value(&truth, metric);
         let (out, wake, on, silent) = (
             value("p_out"),
@@ -461,7 +458,7 @@ fn a_grabber_struck_down_grabs_nothing_exactly_on_the_shipped_sword_grab() {
     let down = 0.8 * (5..=12).map(dropped_by).sum::<f64>() / 8.0;
     assert!(down > 1e-4, "a case worth testing: {down}");
     for point in &s.points {
-        let truth = exact(point.prepared.as_ref().unwrap(), point.action).unwrap();
+        let truth = exact(point.prepare().as_ref().unwrap(), point.action).unwrap();
         let v = |m: &str| exact_value(&truth, m);
         assert!((v("p_struck_first") - 0.8).abs() < 1e-12);
         assert!(
@@ -490,7 +487,7 @@ fn a_hold_kept_is_the_hold_times_the_contest_exactly_on_the_shipped_monster_grab
     let s = Scenario::load(&repo().join("scenarios/grab-monster-size.toml")).unwrap();
     let mut given = std::collections::BTreeMap::new();
     for point in &s.points {
-        let truth = exact(point.prepared.as_ref().unwrap(), point.action).unwrap();
+        let truth = exact(point.prepare().as_ref().unwrap(), point.action).unwrap();
         let v = |m: &str| exact_value(&truth, m);
         let (hold, kept) = (v("p_hold"), v("p_hold_kept"));
         let share = truth.iter().find(|m| m.metric == "p_kept_given_hold");
@@ -537,7 +534,7 @@ fn exact_fight_sizes() {
     for s in &fight_studies() {
         let started = std::time::Instant::now();
         for point in &s.points {
-            let Ok(subdual::rules::action::Prepared::Fight(plan)) = &point.prepared else {
+            let Ok(subdual::rules::action::Prepared::Fight(plan)) = &point.prepare() else {
                 continue;
             };
             let t = std::time::Instant::now();

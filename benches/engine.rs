@@ -19,7 +19,7 @@ fn mugging_sweep(c: &mut Criterion) {
         .filter(|p| p.variant == 0)
         .map(|p| p.prepare().ok())
         .collect();
-    let points: Vec<_> = prepared.iter().map(Option::as_ref).collect();
+    let points: Vec<_> = prepared.iter().map(Option::as_deref).collect();
     assert_eq!(points.len(), 20);
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut group = c.benchmark_group("engine_mugging_20_points");

@@ -1,6 +1,7 @@
 use super::*;
 use crate::dice::Scripted;
 use crate::scenario::Scenario;
+use std::borrow::Cow;
 
 /// The text's worked example: a 9th-level thief mugs an unaware ogre, who needs 17 on his save.
 const WORKED: &str = r#"
@@ -191,7 +192,8 @@ fn every_told_trial_ends_as_the_engines() {
             continue;
         }
         let s = Scenario::load(&path).unwrap();
-        let eligible: Vec<Prepared> = s.points.iter().filter_map(|p| p.prepare().ok()).collect();
+        let eligible: Vec<Cow<Prepared>> =
+            s.points.iter().filter_map(|p| p.prepare().ok()).collect();
         let mut told_steps = 0;
         for i in 0..10_000u64 {
             let r = scatter(i ^ (studies << 40));

@@ -9,8 +9,14 @@
 //! report's tables stop at a fixed number of rows, so it grows with the charts and the scenario's text.
 
 use crate::export::report;
-use crate::rules::action::{Prepared, Recipe};
+use std::borrow::Cow;
+
+use rayon::prelude::*;
+
+use crate::rules::Ineligible;
+use crate::rules::action::{Action, Prepared, Recipe};
 use crate::scenario::Scenario;
+use crate::stats::Tally;
 use crate::stats::metrics;
 
 /// The default largest projected output of one scenario: 1 GiB.
@@ -55,23 +61,65 @@ fn lead(scenario: &Scenario, point: usize) -> u64 {
     text + 3 * (p.values.len() as u64 + 2)
 }
 
+/// What sizing needs of a prepared action: the values each of its distributions can hold, and the bytes
+/// of its tally and of itself.
+struct Footprint {
+    distributions: Vec<u64>,
+    tally: u64,
+    prepared: u64,
+}
+
+/// The footprint of each recipe (`None` for an ineligible one), each prepared and dropped in turn, side by
+/// side on the thread pool (a study of 100,000 fight points prepares for seconds).
+fn footprints<'a>(
+    prepared: impl IndexedParallelIterator<Item = (Action, Option<Cow<'a, Prepared>>)>,
+) -> Vec<Option<Footprint>> {
+    prepared
+        .map(|(action, prepared)| {
+            let prepared = prepared?;
+            let tally = metrics::empty_tally(&prepared);
+            Some(Footprint {
+                distributions: metrics::distributions(action, &tally)
+                    .map(|(_, hist)| hist.bins() as u64)
+                    .collect(),
+                tally: tally_bytes(&tally),
+                prepared: prepared_bytes(&prepared),
+            })
+        })
+        .collect()
+}
+
+/// The footprints of the scenario's points, in order.
+fn point_footprints(scenario: &Scenario) -> Vec<Option<Footprint>> {
+    footprints(
+        scenario
+            .points
+            .par_iter()
+            .map(|p| (p.action, p.prepare().ok())),
+    )
+}
+
 /// The projected size in bytes of every file a run of `scenario` at `trials` trials a point writes.
 /// Saturates rather than wraps.
 pub fn projected_bytes(scenario: &Scenario, trials: u64) -> u64 {
+    bytes_with(scenario, trials, &point_footprints(scenario))
+}
+
+/// [`projected_bytes`] from the points' footprints.
+fn bytes_with(scenario: &Scenario, trials: u64, footprints: &[Option<Footprint>]) -> u64 {
     let mut total = MANIFEST + scenario.file.len() as u64 * 4;
     let grid = scenario.grid() as u64;
-    for (i, p) in scenario.points.iter().enumerate() {
+    for (i, (p, footprint)) in scenario.points.iter().zip(footprints).enumerate() {
         let lead = lead(scenario, i);
         let summary_rows = metrics::summary_metrics(p.action).count() as u64;
         // metric, estimate, ci_low, ci_high, std_error, trials, status, exact.
         let summary_row = lead + 32 + 5 * FLOAT + COUNT + 64;
         total = total.saturating_add(summary_rows.saturating_mul(summary_row));
-        if let Ok(prepared) = &p.prepare() {
-            let tally = metrics::empty_tally(prepared);
+        if let Some(footprint) = footprint {
             // metric, value, count, probability.
             let row = lead + 32 + 2 * COUNT + FLOAT + 8;
-            for (_, hist) in metrics::distributions(p.action, &tally) {
-                let rows = (hist.bins() as u64).min(trials);
+            for &bins in &footprint.distributions {
+                let rows = bins.min(trials);
                 total = total.saturating_add(rows.saturating_mul(row));
             }
         }
@@ -128,9 +176,9 @@ const ALLOCATION: u64 = 32;
 /// A histogram sized as values come (no range known in advance) is counted at this many values.
 const UNSIZED_BINS: u64 = 1024;
 
-/// The bytes of one point's tally: its counters, and its histograms at the values they can hold.
-fn tally_bytes(prepared: &Prepared) -> u64 {
-    let tally = metrics::empty_tally(prepared);
+/// The bytes of one point's tally (`tally` empty): its counters, and its histograms at the values they
+/// can hold.
+fn tally_bytes(tally: &Tally) -> u64 {
     let bins: u64 = tally
         .hists
         .iter()
@@ -190,7 +238,8 @@ fn recipe_heap(recipe: &Recipe) -> u64 {
 
 /// The most memory a run of `scenario` at `trials` trials a point on `threads` workers is projected to
 /// take, in bytes, known before it runs (docs/scenarios.md "Limits"). An upper bound, counted from what a
-/// run holds at once: every point (and tune candidate) as its recipe, and its tally twice (the results,
+/// run holds at once: every point (and tune candidate) as its recipe (and prepared, in a study that keeps
+/// its points so, `crate::scenario::KEPT_POINTS`), and its tally twice (the results,
 /// and a merge's copy of them), each histogram at every value its range can hold; then, while the trials
 /// run, each worker's group prepared (a work item prepares its points and drops them when it ends) and
 /// the partial results of the work items in flight, or after them the files, built in memory before they
@@ -201,23 +250,46 @@ pub fn projected_memory(scenario: &Scenario, trials: u64, threads: usize) -> u64
     let point = std::mem::size_of::<crate::scenario::Point>() as u64;
     let mut held = (scenario.points.len() as u64).saturating_mul(point);
     let (mut widest, mut largest) = (0u64, 0u64);
-    let candidates = scenario
+    let points = point_footprints(scenario);
+    let candidates: Vec<(Action, &Result<Recipe, Ineligible>)> = scenario
         .tunes
         .iter()
-        .flat_map(|t| t.rows.iter().flat_map(|r| r.candidates.iter()));
-    let recipes = scenario.points.iter().map(|p| &p.recipe).chain(candidates);
-    for recipe in recipes {
+        .flat_map(|t| {
+            t.rows
+                .iter()
+                .flat_map(|r| r.candidates.iter().map(|c| (t.action, c)))
+        })
+        .collect();
+    let candidate_footprints = footprints(candidates.par_iter().map(|&(action, c)| {
+        let prepared = c.as_ref().ok().and_then(|c| c.prepare().ok());
+        (action, prepared.map(Cow::Owned))
+    }));
+    let recipes = scenario
+        .points
+        .iter()
+        .map(|p| &p.recipe)
+        .chain(candidates.iter().map(|&(_, c)| c));
+    let kept = scenario
+        .points
+        .iter()
+        .map(|p| p.kept.is_some())
+        .chain(candidates.iter().map(|_| false));
+    for ((recipe, footprint), kept) in recipes
+        .zip(points.iter().chain(&candidate_footprints))
+        .zip(kept)
+    {
         held = held.saturating_add(std::mem::size_of_val(recipe) as u64);
-        let Ok(recipe) = recipe else { continue };
-        let Ok(prepared) = recipe.prepare() else {
+        let (Ok(recipe), Some(footprint)) = (recipe, footprint) else {
             continue;
         };
-        let tally = tally_bytes(&prepared);
+        // A study of few points keeps them prepared as well (`Point::kept`).
+        let prepared = if kept { footprint.prepared } else { 0 };
         held = held
             .saturating_add(recipe_heap(recipe))
-            .saturating_add(2 * tally);
-        widest = widest.max(tally);
-        largest = largest.max(prepared_bytes(&prepared));
+            .saturating_add(prepared)
+            .saturating_add(2 * footprint.tally);
+        widest = widest.max(footprint.tally);
+        largest = largest.max(footprint.prepared);
     }
     // A work item's group is every variant of a point, or a candidate and its match: prepared while it runs
     // (one group a worker), its partial results kept until the merge.
@@ -232,7 +304,7 @@ pub fn projected_memory(scenario: &Scenario, trials: u64, threads: usize) -> u64
         .saturating_add(MEMORY_THREAD.saturating_mul(threads as u64))
         .saturating_add(held)
         .saturating_add(prepared)
-        .saturating_add(partials.max(projected_bytes(scenario, trials).saturating_mul(2)))
+        .saturating_add(partials.max(bytes_with(scenario, trials, &points).saturating_mul(2)))
 }
 
 /// report.html: its frame, the scenario's text (shown whole, and its title and opening comments again),

@@ -121,7 +121,7 @@ pub fn needs(scenario: &Scenario) -> String {
     let (mut paths, mut states, mut points) = (0u128, 0usize, 0usize);
     for point in &scenario.points {
         let Ok(p) = &point.prepare() else { continue };
-        let why = match p {
+        let why = match &**p {
             crate::rules::action::Prepared::Fight(plan) => {
                 crate::stats::exact::exact_fight(plan, point.action).map(|(_, size)| {
                     states = states.max(size.states);

@@ -407,7 +407,7 @@ pub fn without_exact(scenario: &Scenario) -> (Vec<String>, Vec<String>) {
         .points
         .iter()
         .filter_map(|point| {
-            let why = check(&point.prepare().ok()?).err()?;
+            let why = check(&*point.prepare().ok()?).err()?;
             Some(format!(
                 "{}: no exact value: {why}",
                 point_label(scenario, point)

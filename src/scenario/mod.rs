@@ -15,6 +15,7 @@ pub(crate) mod sides;
 pub mod sweep;
 pub mod tune;
 
+use std::borrow::Cow;
 use std::io::Read;
 use std::path::Path;
 
@@ -22,6 +23,7 @@ use serde::Deserialize;
 use toml::de::{DeTable, Deserializer};
 use toml::{Table, Value};
 
+use crate::engine::Runnable;
 use crate::rules::action::{Action, Prepared, Recipe};
 use crate::rules::fight::gang::{self, Entry, Sides, Target};
 use crate::rules::options::RuleOptions;
@@ -149,14 +151,34 @@ pub struct Point {
     /// The action as this point sets it, prepared when it runs ([`Point::prepare`]), or why the rules
     /// forbid it here (found when the scenario is read, by preparing it once).
     pub recipe: Result<Recipe, Ineligible>,
+    /// The action prepared, kept from the reading in a study of at most [`KEPT_POINTS`] points, so that
+    /// it is prepared once; `None` in a larger study, whose points are prepared where they are used.
+    pub kept: Option<Box<Prepared>>,
 }
 
+/// The most points a study keeps prepared from its reading ([`Point::kept`]): some 18 MB of fights at most
+/// (a prepared fight holds both sides' face tables, some 18 KB), while a study of 100,000 points would hold
+/// 1.8 GB. A study of more prepares each point where it is used (each work item, and the summaries one
+/// point at a time): its memory grows with its workers, not its points, for a few preparations more.
+pub const KEPT_POINTS: usize = 1024;
+
 impl Point {
-    /// The action ready to run, prepared anew from its recipe, or why the rules forbid it here.
-    pub fn prepare(&self) -> Result<Prepared, Ineligible> {
-        match &self.recipe {
-            Ok(recipe) => recipe.prepare(),
-            Err(why) => Err(why.clone()),
+    /// The action ready to run (the one kept, else prepared anew from its recipe), or why the rules forbid
+    /// it here.
+    pub fn prepare(&self) -> Result<Cow<'_, Prepared>, Ineligible> {
+        match (&self.kept, &self.recipe) {
+            (Some(kept), _) => Ok(Cow::Borrowed(kept)),
+            (None, Ok(recipe)) => recipe.prepare().map(Cow::Owned),
+            (None, Err(why)) => Err(why.clone()),
+        }
+    }
+
+    /// The point as an engine group runs it: its kept action, else its recipe (`None` when ineligible).
+    pub fn runnable(&self) -> Option<Runnable<'_>> {
+        match (&self.kept, &self.recipe) {
+            (Some(kept), _) => Some(Runnable::Prepared(kept)),
+            (None, Ok(recipe)) => Some(Runnable::Recipe(recipe)),
+            (None, Err(_)) => None,
         }
     }
 
@@ -1012,7 +1034,16 @@ impl Builder<'_> {
             let sections = self.sections(*action, overrides);
             for flat in 0..grid {
                 let picks = picks_of(axes, flat);
-                points.push(self.point(*action, v, &sections, axes, &picks, several, &mut uses)?);
+                let mut point =
+                    self.point(*action, v, &sections, axes, &picks, several, &mut uses)?;
+                // Past the bound, no point is kept: the study prepares them where it uses them.
+                if points.len() == KEPT_POINTS {
+                    points.iter_mut().for_each(|p: &mut Point| p.kept = None);
+                }
+                if points.len() >= KEPT_POINTS {
+                    point.kept = None;
+                }
+                points.push(point);
             }
         }
         let warnings = uses
@@ -1664,12 +1695,17 @@ impl Builder<'_> {
             options,
             action_options,
         };
+        let (recipe, kept) = match recipe.prepare() {
+            Ok(prepared) => (Ok(recipe), Some(Box::new(prepared))),
+            Err(why) => (Err(why), None),
+        };
         Ok(Point {
             variant,
             values,
             level_gap: matchup.level_gap(),
             action,
-            recipe: recipe.prepare().map(|_| recipe),
+            recipe,
+            kept,
         })
     }
 

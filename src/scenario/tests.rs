@@ -67,10 +67,10 @@ fn points_run_variants_then_the_grid_with_the_last_axis_fastest() {
 #[test]
 fn the_variant_overrides_the_base_and_the_sweep_overrides_both() {
     let s = parse(MUG).unwrap();
-    let Ok(Prepared::Mug(plain)) = &s.points[1].prepare() else {
+    let Some(Prepared::Mug(plain)) = s.points[1].kept.as_deref() else {
         panic!()
     };
-    let Ok(Prepared::Mug(helmets)) = &s.points[7].prepare() else {
+    let Some(Prepared::Mug(helmets)) = s.points[7].kept.as_deref() else {
         panic!()
     };
     // Level-1 thief (THAC0 20) against the ogre (AC 5; AC 10 bareheaded under the helmet rule).
@@ -179,7 +179,7 @@ fn action_options_must_be_used_by_the_action() {
 fn fights_read_their_action_options() {
     let text = "action = \"brawl\"\n[attacker]\nclass = \"fighter\"\n[victim]\nclass = \"fighter\"\nweapon = \"long sword\"\n[action_options]\nstyle = \"wrestle\"\nmax_rounds = 20\n";
     let s = parse(text).unwrap();
-    let Ok(Prepared::Fight(f)) = &s.points[0].prepare() else {
+    let Some(Prepared::Fight(f)) = s.points[0].kept.as_deref() else {
         panic!()
     };
     assert_eq!(f.max_rounds(), 20);
@@ -212,7 +212,7 @@ fn charts_are_checked_before_anything_runs() {
 fn a_deep_sweep_path_sets_a_field_of_an_inline_weapon() {
     let text = "action = \"strike\"\n[attacker]\nclass = \"fighter\"\nweapon = \"long sword\"\n[victim]\nmonster = \"orc\"\n[sweep]\n\"attacker.weapon.magic\" = [0, 2]\n";
     let s = parse(text).unwrap();
-    let Ok(Prepared::Strike(plus_2)) = &s.points[1].prepare() else {
+    let Some(Prepared::Strike(plus_2)) = s.points[1].kept.as_deref() else {
         panic!()
     };
     assert_eq!(plus_2.damage_bonus, 2);
@@ -398,7 +398,10 @@ fn a_side_of_several_makes_every_fight_of_the_study_a_fight_of_sides() {
     assert_eq!(s.action, Action::GangBrawl);
     assert_eq!(s.actions, [Action::GangBrawl, Action::GangBrawl]);
     assert!(s.points.iter().all(|p| p.action == Action::GangBrawl));
-    assert!(matches!(s.points[0].prepare(), Ok(Prepared::Gang(_))));
+    assert!(matches!(
+        s.points[0].kept.as_deref(),
+        Some(Prepared::Gang(_))
+    ));
     // The first attacker (level 2) against the first victim (level 3).
     assert_eq!(s.points[0].level_gap, -1);
 }
@@ -413,7 +416,10 @@ fn sides_of_one_keep_the_one_on_one_fight() {
     let s = parse(&text).unwrap();
     assert_eq!(s.action, Action::Brawl);
     assert_eq!(s.points[0].action, Action::Brawl);
-    assert!(!matches!(s.points[0].prepare(), Ok(Prepared::Gang(_))));
+    assert!(!matches!(
+        s.points[0].kept.as_deref(),
+        Some(Prepared::Gang(_))
+    ));
 }
 
 #[test]

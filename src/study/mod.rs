@@ -10,7 +10,7 @@ pub mod tuning;
 
 pub use summary::{PointSummary, TuneLine, summarize, tune_lines};
 
-use crate::engine::{self, Group, Runnable};
+use crate::engine::{self, Group};
 use crate::rules::action::Prepared;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
@@ -38,17 +38,11 @@ pub fn run(scenario: &Scenario, trials: u64, progress: &(dyn Fn(u64) + Sync)) ->
 pub fn groups(scenario: &Scenario) -> Vec<Group<'_>> {
     let grid = scenario.grid();
     let variants = scenario.variants.len();
-    // Each point goes as its recipe: the work items prepare it (see `engine::Runnable`).
-    let recipe = |i: usize| {
-        scenario.points[i]
-            .recipe
-            .as_ref()
-            .ok()
-            .map(Runnable::Recipe)
-    };
+    // A point goes as its kept action, or as its recipe for the work items to prepare (`Point::kept`).
+    let point = |i: usize| scenario.points[i].runnable();
     (0..grid)
         .map(|g| Group {
-            points: (0..variants).map(|v| recipe(v * grid + g)).collect(),
+            points: (0..variants).map(|v| point(v * grid + g)).collect(),
             pairs: scenario
                 .pairings
                 .iter()
@@ -331,5 +325,60 @@ mod along_tests {
         };
         assert!(along(["lower", "lower"]).holds());
         assert!(!along(["lower", "no clear difference"]).holds());
+    }
+}
+
+#[cfg(test)]
+mod kept_tests {
+    use super::*;
+    use crate::scenario::KEPT_POINTS;
+
+    fn shipped(name: &str, text: &str) -> Scenario {
+        Scenario::parse(&format!("{name}.toml"), name, text.as_bytes()).expect("valid")
+    }
+
+    #[test]
+    fn a_study_keeps_its_points_prepared_up_to_the_bound_and_none_past_it() {
+        let text = include_str!("../../scenarios/mugging-level-gap.toml");
+        let small = shipped("small", text);
+        assert!(small.points.iter().all(|p| p.kept.is_some()));
+        // 2 variants × 20 attacker levels × 26 armor classes: past the bound.
+        let big = shipped(
+            "big",
+            // Without its chart, which would draw a series per armor class.
+            &text.split("[[chart]]").next().unwrap_or(text).replacen(
+                "[sweep]\n",
+                "[sweep]\n\"victim.ac\" = { from = -10, to = 15 }\n",
+                1,
+            ),
+        );
+        assert!(big.points.len() > KEPT_POINTS, "{}", big.points.len());
+        assert!(big.points.iter().all(|p| p.kept.is_none()));
+    }
+
+    #[test]
+    fn a_study_prepared_where_it_is_used_gives_what_it_gives_kept() {
+        for text in [
+            include_str!("../../scenarios/brawl-vs-armed-guard.toml"),
+            include_str!("../../scenarios/sap-or-mug-the-sentry.toml"),
+            include_str!("../../scenarios/thugs-on-a-guard.toml"),
+        ] {
+            let kept = shipped("study", text);
+            assert!(kept.points.iter().any(|p| p.kept.is_some()));
+            let mut recipes = kept.clone();
+            recipes.points.iter_mut().for_each(|p| p.kept = None);
+            let (a, b) = (run(&kept, 300, &|_| {}), run(&recipes, 300, &|_| {}));
+            assert_eq!(a, b);
+            assert_eq!(
+                summarize(&kept, &a.tallies),
+                summarize(&recipes, &b.tallies)
+            );
+            assert_eq!(differences(&kept, &a), differences(&recipes, &b));
+            assert_eq!(
+                flips::flips(&kept, &a),
+                flips::flips(&recipes, &b),
+                "the example trials"
+            );
+        }
     }
 }

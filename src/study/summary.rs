@@ -2,6 +2,8 @@
 //! line per tune and point. CSV files, the terminal table, the charts and the report all read these rows,
 //! so they cannot disagree.
 
+use rayon::prelude::*;
+
 use crate::rules::action::Action;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
@@ -38,11 +40,12 @@ impl PointSummary<'_> {
     }
 }
 
-/// Summarizes every point of a scenario from its tallies (`None` for ineligible points).
+/// Summarizes every point of a scenario from its tallies (`None` for ineligible points), side by side on
+/// the thread pool, in order (each point is prepared again for its fixed quantities, and dropped).
 pub fn summarize<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<PointSummary<'a>> {
     scenario
         .points
-        .iter()
+        .par_iter()
         .zip(tallies)
         .map(|(point, tally)| PointSummary {
             variant: &scenario.variants[point.variant],

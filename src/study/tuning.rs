@@ -361,13 +361,7 @@ pub fn candidate_group(scenario: &Scenario, (t, row, k): Candidate) -> Group<'_>
     } = &tune.target
     {
         let matched = variant * scenario.grid() + tune.rows[row].grid_point;
-        points.push(
-            scenario.points[matched]
-                .recipe
-                .as_ref()
-                .ok()
-                .map(Runnable::Recipe),
-        );
+        points.push(scenario.points[matched].runnable());
         pairs.push((0, 1, std::slice::from_ref(comparison)));
     }
     Group { points, pairs }
@@ -427,7 +421,7 @@ fn solve_one(
                     .ok()
                     .and_then(|c| c.prepare().ok())
                     .as_ref(),
-                matched_point(row).as_ref(),
+                matched_point(row).as_deref(),
                 scenario.confidence,
             );
             evaluated[row].insert(k, e);

@@ -20,9 +20,12 @@ fn single_action_studies() -> Vec<Scenario> {
 fn fight_studies() -> Vec<Scenario> {
     shipped(|s| {
         s.actions.iter().any(|a| a.is_fight())
-            && s.points
-                .iter()
-                .all(|p| !matches!(p.prepare(), Ok(subdual::rules::action::Prepared::Gang(_))))
+            && s.points.iter().all(|p| {
+                !matches!(
+                    p.prepare().as_deref(),
+                    Ok(subdual::rules::action::Prepared::Gang(_))
+                )
+            })
     })
 }
 
@@ -45,7 +48,7 @@ fn shipped(keep: impl Fn(&Scenario) -> bool) -> Vec<Scenario> {
 /// judged); a mean's is the sample's. Quantities with no spread must match exactly.
 fn worst_z(scenario: &Scenario, trials: u64, seed: u64) -> (f64, String) {
     let prepared: Vec<_> = scenario.points.iter().map(|p| p.prepare().ok()).collect();
-    let points: Vec<_> = prepared.iter().map(Option::as_ref).collect();
+    let points: Vec<_> = prepared.iter().map(Option::as_deref).collect();
     let tallies = engine::run(&points, trials, seed, &|_| {});
     let summaries = summarize(scenario, &tallies);
     let mut worst = (0.0f64, String::new());
@@ -534,7 +537,8 @@ fn exact_fight_sizes() {
     for s in &fight_studies() {
         let started = std::time::Instant::now();
         for point in &s.points {
-            let Ok(subdual::rules::action::Prepared::Fight(plan)) = &point.prepare() else {
+            let prepared = point.prepare();
+            let Ok(subdual::rules::action::Prepared::Fight(plan)) = prepared.as_deref() else {
                 continue;
             };
             let t = std::time::Instant::now();

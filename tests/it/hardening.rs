@@ -27,19 +27,12 @@ fn assert_refused(test: &str, name: &str, contents: &[u8], words: &[&str]) {
         subdual([Path::new("check"), file.as_path()]),
     ] {
         let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+        assert_bad_input(&o, words);
         assert!(!err.contains("panicked"), "{}", describe(&o));
         assert!(
             !err.contains('\u{1b}'),
             "a raw escape reached the terminal: {err:?}"
         );
-        for w in words {
-            assert!(
-                err.contains(w),
-                "the message must mention `{w}`: {}",
-                describe(&o)
-            );
-        }
         assert!(o.stdout.is_empty(), "{}", describe(&o));
         assert!(
             !out.exists(),
@@ -253,15 +246,15 @@ fn output_beyond_its_cap_is_refused_before_the_run() {
     let o = run_quiet(&file, &out, &["--max-output", "1"]);
     assert!(written < 1 << 20, "the sweep writes {written} bytes");
     // Under a MiB written, but projected above it: the cap is a projection, made before anything runs.
-    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
-    for w in [
-        "cap.toml",
-        "400 points",
-        "--max-output 1 MiB",
-        "sweep fewer values",
-    ] {
-        assert!(stderr(&o).contains(w), "missing `{w}`: {}", describe(&o));
-    }
+    assert_bad_input(
+        &o,
+        &[
+            "cap.toml",
+            "400 points",
+            "--max-output 1 MiB",
+            "sweep fewer values",
+        ],
+    );
     assert_eq!(
         folder_bytes(&out.join("cap")),
         written,
@@ -441,14 +434,14 @@ fn memory_projected_beyond_max_memory_is_refused_before_the_run() {
             .into_iter()
             .filter(|a| command == "run" || (*a != "--out" && *a != out.as_os_str())),
         );
-        assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
-        for w in [
-            "mugging-level-gap.toml",
-            "of memory on 2 threads",
-            "--max-memory",
-        ] {
-            assert!(stderr(&o).contains(w), "missing `{w}`: {}", describe(&o));
-        }
+        assert_bad_input(
+            &o,
+            &[
+                "mugging-level-gap.toml",
+                "of memory on 2 threads",
+                "--max-memory",
+            ],
+        );
     }
     assert!(!out.join("mugging-level-gap").exists(), "nothing written");
     let above = ((projected >> 20) + 1).to_string();
@@ -484,14 +477,14 @@ fn many_tunes_cannot_multiply_the_candidate_bound() {
     }
     let file = scratch.write("tunes.toml", text);
     let o = subdual([Path::new("check"), file.as_path()]);
-    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
-    for w in [
-        "tunes.toml:313:9",
-        "more than 100000 candidate points",
-        "over every tune",
-    ] {
-        assert!(stderr(&o).contains(w), "missing `{w}`: {}", describe(&o));
-    }
+    assert_bad_input(
+        &o,
+        &[
+            "tunes.toml:313:9",
+            "more than 100000 candidate points",
+            "over every tune",
+        ],
+    );
 }
 
 #[test]
@@ -591,19 +584,24 @@ fn a_run_writes_the_folder_afresh() {
     assert_eq!(listing(&out), ["mugging"], "no temporary remains");
 }
 
+/// `o` is a refusal of bad input (exit code 2) whose message names every word of `words`.
+fn assert_bad_input(o: &std::process::Output, words: &[&str]) {
+    assert_eq!(o.status.code(), Some(2), "{}", describe(o));
+    for w in words {
+        assert!(
+            stderr(o).contains(w),
+            "the message must mention `{w}`: {}",
+            describe(o)
+        );
+    }
+}
+
 /// `args` on `study` in `out` is refused with exit code 2 before anything runs, naming every word of
 /// `words`, and leaves `out` as it was.
 fn assert_left_alone(args: &[&OsStr], out: &Path, words: &[&str]) {
     let before = tree(out);
     let o = subdual(args);
-    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
-    for w in words {
-        assert!(
-            stderr(&o).contains(w),
-            "the message must mention `{w}`: {}",
-            describe(&o)
-        );
-    }
+    assert_bad_input(&o, words);
     assert!(o.stdout.is_empty(), "{}", describe(&o));
     assert_eq!(
         tree(out),

@@ -11,8 +11,6 @@
 use crate::export::report;
 use std::borrow::Cow;
 
-use rayon::prelude::*;
-
 use crate::rules::Ineligible;
 use crate::rules::action::{Action, Prepared, Recipe};
 use crate::scenario::Scenario;
@@ -69,10 +67,10 @@ struct Footprint {
     prepared: u64,
 }
 
-/// The footprint of each recipe (`None` for an ineligible one), each prepared and dropped in turn, side by
-/// side on the thread pool (a study of 100,000 fight points prepares for seconds).
+/// The footprint of each point or candidate (`None` for an ineligible one), each prepared and dropped in
+/// turn, on the calling thread (a projection runs before the workers, whose count `--threads` sets).
 fn footprints<'a>(
-    prepared: impl IndexedParallelIterator<Item = (Action, Option<Cow<'a, Prepared>>)>,
+    prepared: impl Iterator<Item = (Action, Option<Cow<'a, Prepared>>)>,
 ) -> Vec<Option<Footprint>> {
     prepared
         .map(|(action, prepared)| {
@@ -91,12 +89,7 @@ fn footprints<'a>(
 
 /// The footprints of the scenario's points, in order.
 fn point_footprints(scenario: &Scenario) -> Vec<Option<Footprint>> {
-    footprints(
-        scenario
-            .points
-            .par_iter()
-            .map(|p| (p.action, p.prepare().ok())),
-    )
+    footprints(scenario.points.iter().map(|p| (p.action, p.prepare().ok())))
 }
 
 /// The projected size in bytes of every file a run of `scenario` at `trials` trials a point writes.
@@ -190,10 +183,12 @@ fn tally_bytes(tally: &Tally) -> u64 {
     std::mem::size_of::<crate::stats::Tally>() as u64 + 8 * bins
 }
 
-/// The bytes of a prepared action, its struct and its tables.
+/// The bytes of a prepared action, its struct and its tables (a fight of several holds a fight's plan for
+/// every pair of entries, at every stand).
 fn prepared_bytes(prepared: &Prepared) -> u64 {
     let plan = match prepared {
-        Prepared::Fight(_) | Prepared::Gang(_) => PREPARED_FIGHT,
+        Prepared::Fight(_) => PREPARED_FIGHT,
+        Prepared::Gang(g) => PREPARED_FIGHT.saturating_mul(g.fight_plans().max(1) as u64),
         Prepared::Mug(_)
         | Prepared::Sap(_)
         | Prepared::Strike(_)
@@ -260,7 +255,7 @@ pub fn projected_memory(scenario: &Scenario, trials: u64, threads: usize) -> u64
                 .flat_map(|r| r.candidates.iter().map(|c| (t.action, c)))
         })
         .collect();
-    let candidate_footprints = footprints(candidates.par_iter().map(|&(action, c)| {
+    let candidate_footprints = footprints(candidates.iter().map(|&(action, c)| {
         let prepared = c.as_ref().ok().and_then(|c| c.prepare().ok());
         (action, prepared.map(Cow::Owned))
     }));

@@ -708,15 +708,16 @@ pub(crate) fn exact_points(
         .zip(wanted)
         .enumerate()
         .map(|(k, (point, &wanted))| {
-            let exact = match point.prepare() {
-                Ok(p) if wanted && k <= first_refused.load(Ordering::Relaxed) => {
+            let wanted = wanted && k <= first_refused.load(Ordering::Relaxed);
+            let exact = match point.prepare().ok().filter(|_| wanted) {
+                Some(p) => {
                     let exact = crate::stats::exact::exact_point(&p, point.action);
                     if stop_at_refusal && exact.is_err() {
                         first_refused.fetch_min(k, Ordering::Relaxed);
                     }
                     Some(exact)
                 }
-                Ok(_) | Err(_) => None,
+                None => None,
             };
             step();
             exact

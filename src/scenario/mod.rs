@@ -166,19 +166,19 @@ impl Point {
     /// The action ready to run (the one kept, else prepared anew from its recipe), or why the rules forbid
     /// it here.
     pub fn prepare(&self) -> Result<Cow<'_, Prepared>, Ineligible> {
-        match (&self.kept, &self.recipe) {
-            (Some(kept), _) => Ok(Cow::Borrowed(kept)),
-            (None, Ok(recipe)) => recipe.prepare().map(Cow::Owned),
-            (None, Err(why)) => Err(why.clone()),
+        match (&self.recipe, &self.kept) {
+            (Err(why), _) => Err(why.clone()),
+            (Ok(_), Some(kept)) => Ok(Cow::Borrowed(kept)),
+            (Ok(recipe), None) => recipe.prepare().map(Cow::Owned),
         }
     }
 
     /// The point as an engine group runs it: its kept action, else its recipe (`None` when ineligible).
     pub fn runnable(&self) -> Option<Runnable<'_>> {
-        match (&self.kept, &self.recipe) {
-            (Some(kept), _) => Some(Runnable::Prepared(kept)),
-            (None, Ok(recipe)) => Some(Runnable::Recipe(recipe)),
-            (None, Err(_)) => None,
+        match (&self.recipe, &self.kept) {
+            (Err(_), _) => None,
+            (Ok(_), Some(kept)) => Some(Runnable::Prepared(kept)),
+            (Ok(recipe), None) => Some(Runnable::Recipe(recipe)),
         }
     }
 
@@ -1029,6 +1029,8 @@ impl Builder<'_> {
     ) -> Result<(Vec<Point>, Vec<ScenarioError>), ScenarioError> {
         let grid: usize = axes.iter().map(|a| a.values.len()).product();
         let mut points = Vec::with_capacity(variants.len() * grid);
+        // Decided before the first point, so that a large study never holds its points prepared.
+        let keep = variants.len() * grid <= KEPT_POINTS;
         let mut uses = Vec::new();
         for (v, (_, overrides, action)) in variants.iter().enumerate() {
             let sections = self.sections(*action, overrides);
@@ -1036,11 +1038,9 @@ impl Builder<'_> {
                 let picks = picks_of(axes, flat);
                 let mut point =
                     self.point(*action, v, &sections, axes, &picks, several, &mut uses)?;
-                // Past the bound, no point is kept: the study prepares them where it uses them.
-                if points.len() == KEPT_POINTS {
-                    points.iter_mut().for_each(|p: &mut Point| p.kept = None);
-                }
-                if points.len() >= KEPT_POINTS {
+                // Past the bound no point is kept, each dropped as soon as it is made: the study prepares
+                // them where it uses them.
+                if !keep {
                     point.kept = None;
                 }
                 points.push(point);

@@ -2,8 +2,6 @@
 //! line per tune and point. CSV files, the terminal table, the charts and the report all read these rows,
 //! so they cannot disagree.
 
-use rayon::prelude::*;
-
 use crate::rules::action::Action;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
@@ -40,12 +38,12 @@ impl PointSummary<'_> {
     }
 }
 
-/// Summarizes every point of a scenario from its tallies (`None` for ineligible points), side by side on
-/// the thread pool, in order (each point is prepared again for its fixed quantities, and dropped).
+/// Summarizes every point of a scenario from its tallies (`None` for ineligible points), in order (a
+/// point not kept is prepared again for its fixed quantities, and dropped).
 pub fn summarize<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<PointSummary<'a>> {
     scenario
         .points
-        .par_iter()
+        .iter()
         .zip(tallies)
         .map(|(point, tally)| PointSummary {
             variant: &scenario.variants[point.variant],

@@ -349,8 +349,21 @@ fn what_check_accepts_runs_within_the_memory_it_projects() {
          [victim]\nclass = \"fighter\"\nlevel = 1\nhp = \"100d1000\"\n\
          [sweep]\n\"attacker.level\" = { from = 0, to = 20 }\n\"victim.ac\" = { from = -20, to = 20 }\n",
     );
+    // A fight of two on two over more points than a study keeps prepared: each holds a fight's plan for
+    // every pair of entries, prepared by the work items.
+    let gang = scratch.write(
+        "gang.toml",
+        "action = \"brawl\"\ntrials = 20\nseed = 1\n\
+         [[attackers]]\nname = \"a\"\nclass = \"fighter\"\nstrength = \"16\"\n\
+         [[attackers]]\nname = \"b\"\nclass = \"fighter\"\nlevel = 3\n\
+         [[victims]]\nname = \"c\"\nclass = \"fighter\"\nweapon = \"long sword\"\n\
+         [[victims]]\nname = \"d\"\nclass = \"fighter\"\nlevel = 2\n\
+         [action_options]\nmax_rounds = 10\n\
+         [sweep]\n\"victims.ac\" = { from = -10, to = 17 }\n\"victims.dexterity\" = { from = 1, to = 20 }\n\
+         [[variant]]\nname = \"a\"\n[[variant]]\nname = \"b\"\nrules = { pile = \"phb\" }\n",
+    );
     // Its own 2,000 trials (at 20,000 its files would pass --max-output); the others at 20,000.
-    let mut files = vec![(big_dice, "2000")];
+    let mut files = vec![(big_dice, "2000"), (gang, "20")];
     for name in [
         "mugging-level-gap",
         "sap-sentry",

@@ -54,6 +54,15 @@ pub struct GangPlan {
 }
 
 impl GangPlan {
+    /// How many one-on-one plans it holds (every pair of entries, at every stand prepared): what sizes
+    /// it in memory, each plan holding both sides' face tables.
+    pub fn fight_plans(&self) -> usize {
+        self.pairs
+            .iter()
+            .flat_map(|stand| stand.iter().map(Vec::len))
+            .sum()
+    }
+
     /// Prepares a brawl or a subdual fight of several a side: every attacker entry against every victim
     /// entry, as the one-on-one fight prepares them (so a point is ineligible for the same reasons).
     pub fn prepare(

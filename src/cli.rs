@@ -381,7 +381,7 @@ fn check(
         writeln!(
             out,
             "  memory:   at most {} projected on {threads} threads (limit {})",
-            size::human(size::projected_memory(s, s.trials, threads)),
+            size::human(size::projected_memory(s, threads)),
             size::human(run::memory_limit(max_memory))
         )?;
         let work = shard::work(s, s.trials);
@@ -396,7 +396,7 @@ fn check(
             writeln!(out, "  exact:    {}", run::exact::needs(s))?;
         }
     }
-    run::check_memory(&scenarios, &[], threads, max_memory)?;
+    run::check_memory(&scenarios, threads, max_memory)?;
     Ok(())
 }
 
@@ -636,7 +636,7 @@ fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
         .into());
     }
     let scenario = &parts.scenario;
-    run::check_memory(std::slice::from_ref(scenario), &[], 1, args.max_memory)?;
+    run::check_memory(std::slice::from_ref(scenario), 1, args.max_memory)?;
     let dir = args.out.clone().unwrap_or_else(|| parts.default_out());
     let written = run::shards::merge(
         scenario,

@@ -3,7 +3,9 @@
 //! docs/scenarios.md fixes them: a header row, RFC 4180 quoting,
 //! floats in Rust's shortest round-trip form, counts as integers, empty cells for missing numbers.
 
-use crate::export::{ExportError, Exporter, File, StudyResults, Written};
+use std::io::Write;
+
+use crate::export::{ExportError, Exporter, StudyResults, Written};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
 use crate::stats::exact::ExactDistribution;
@@ -16,20 +18,17 @@ fn number(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
 }
 
-/// A writer into memory that holds every row to the header's width (the `csv` crate's default, named
+/// A writer into `out` that holds every row to the header's width (the `csv` crate's default, named
 /// here because the files depend on it).
-fn writer() -> ::csv::Writer<Vec<u8>> {
-    ::csv::WriterBuilder::new()
-        .flexible(false)
-        .from_writer(Vec::new())
+fn writer(out: &mut dyn Write) -> ::csv::Writer<&mut dyn Write> {
+    ::csv::WriterBuilder::new().flexible(false).from_writer(out)
 }
 
-/// The bytes written. The writer is strict: a row of another width than the header is an error, so a
-/// file is either whole or not written at all, never shifted columns under the wrong names.
-fn finish(writer: ::csv::Writer<Vec<u8>>) -> Result<Vec<u8>, ExportError> {
-    writer
-        .into_inner()
-        .map_err(|e| ExportError::Csv(e.into_error().into()))
+/// Passes on the rows still buffered. The writer is strict: a row of another width than the header is an
+/// error, and a study folder with a file that failed is not written, so no file has shifted columns under
+/// the wrong names.
+fn finish(mut writer: ::csv::Writer<&mut dyn Write>) -> Result<(), ExportError> {
+    Ok(writer.flush()?)
 }
 
 fn header(scenario: &Scenario, tail: &[&str]) -> Vec<String> {
@@ -73,11 +72,12 @@ fn lead(p: &PointSummary<'_>) -> Vec<String> {
 /// `summary.csv`: one row per variant, point and metric. With `with_exact`, a last column `exact` holds the
 /// exact value where it is known (single actions), empty elsewhere.
 pub fn summary_csv(
+    out: &mut dyn Write,
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
     with_exact: bool,
-) -> Result<Vec<u8>, ExportError> {
-    let mut w = writer();
+) -> Result<(), ExportError> {
+    let mut w = writer(out);
     let mut columns = vec![
         "metric",
         "estimate",
@@ -136,11 +136,12 @@ pub fn summary_csv(
 /// `distributions.csv`: every value observed of each integer outcome, ascending, with its count and its
 /// probability among the trials where the outcome exists; ineligible points are left out.
 pub fn distributions_csv(
+    out: &mut dyn Write,
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
     tallies: &[Option<Tally>],
-) -> Result<Vec<u8>, ExportError> {
-    let mut w = writer();
+) -> Result<(), ExportError> {
+    let mut w = writer(out);
     w.write_record(header(
         scenario,
         &["metric", "value", "count", "probability"],
@@ -167,11 +168,12 @@ pub fn distributions_csv(
 /// `exact-distributions.csv`: as `distributions.csv`, every value a distribution can take with its exact
 /// probability, and no count (nothing was counted).
 pub fn exact_distributions_csv(
+    out: &mut dyn Write,
     scenario: &Scenario,
     summaries: &[PointSummary<'_>],
     distributions: &[Option<Vec<ExactDistribution>>],
-) -> Result<Vec<u8>, ExportError> {
-    let mut w = writer();
+) -> Result<(), ExportError> {
+    let mut w = writer(out);
     w.write_record(header(scenario, &["metric", "value", "probability"]))?;
     for (p, exact) in summaries.iter().zip(distributions) {
         for d in exact.iter().flatten() {
@@ -194,11 +196,12 @@ pub fn exact_distributions_csv(
 /// verdict follows. `baseline_metric` is appended (the baseline's metric compared, which differs from
 /// `metric` only across actions), and with `with_exact` a last column `exact`.
 pub fn differences_csv(
+    out: &mut dyn Write,
     scenario: &Scenario,
     rows: &[DifferenceRow<'_>],
     with_exact: bool,
-) -> Result<Vec<u8>, ExportError> {
-    let mut w = writer();
+) -> Result<(), ExportError> {
+    let mut w = writer(out);
     let mut head = pair_header(
         scenario,
         &[
@@ -260,8 +263,12 @@ pub fn differences_csv(
 /// baseline's (`_from`), each with its Wilson interval, the paired trials, and the first trial of each
 /// (docs/scenarios.md). Empty cells where the headline is not a probability compared with the baseline's
 /// (or a side did not run), and for an example that never happened.
-pub fn flips_csv(scenario: &Scenario, rows: &[FlipRow<'_>]) -> Result<Vec<u8>, ExportError> {
-    let mut w = writer();
+pub fn flips_csv(
+    out: &mut dyn Write,
+    scenario: &Scenario,
+    rows: &[FlipRow<'_>],
+) -> Result<(), ExportError> {
+    let mut w = writer(out);
     w.write_record(pair_header(
         scenario,
         &[
@@ -304,8 +311,12 @@ pub fn flips_csv(scenario: &Scenario, rows: &[FlipRow<'_>]) -> Result<Vec<u8>, E
 /// `exemplars.csv`: four trials of every fight point that ran, in point order: the first whose rounds are
 /// the 5th, 50th and 95th percentile of the point's rounds, and the first with a death (docs/scenarios.md);
 /// empty `trial` and `rounds` for a death no trial had.
-pub fn exemplars_csv(scenario: &Scenario, rows: &[Exemplar<'_>]) -> Result<Vec<u8>, ExportError> {
-    let mut w = writer();
+pub fn exemplars_csv(
+    out: &mut dyn Write,
+    scenario: &Scenario,
+    rows: &[Exemplar<'_>],
+) -> Result<(), ExportError> {
+    let mut w = writer(out);
     w.write_record(header(scenario, &["kind", "trial", "rounds"]))?;
     for e in rows {
         let mut row = vec![e.variant.to_string()];
@@ -327,11 +338,12 @@ pub fn exemplars_csv(scenario: &Scenario, rows: &[Exemplar<'_>]) -> Result<Vec<u
 /// `not_reached_between`, or why there is no best value). With `with_exact`, `exact_best_value` and
 /// `exact` (the exact metric there) are appended.
 pub fn tune_csv(
+    out: &mut dyn Write,
     scenario: &Scenario,
     lines: &[TuneLine<'_>],
     with_exact: bool,
-) -> Result<Vec<u8>, ExportError> {
-    let mut w = writer();
+) -> Result<(), ExportError> {
+    let mut w = writer(out);
     let mut head = vec!["tune".to_string()];
     head.extend(scenario.paths());
     head.extend(
@@ -391,9 +403,14 @@ pub fn tune_csv(
 pub struct SummaryCsv(pub &'static str);
 
 impl Exporter for SummaryCsv {
-    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
-        let bytes = summary_csv(study.scenario, study.summaries, study.exact)?;
-        Ok(vec![(self.0.to_string(), bytes)])
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
+        written.file(self.0, |w| {
+            summary_csv(w, study.scenario, study.summaries, study.exact)
+        })
     }
 }
 
@@ -401,9 +418,14 @@ impl Exporter for SummaryCsv {
 pub struct DistributionsCsv;
 
 impl Exporter for DistributionsCsv {
-    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
-        let bytes = distributions_csv(study.scenario, study.summaries, study.tallies)?;
-        Ok(vec![("distributions.csv".to_string(), bytes)])
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
+        written.file("distributions.csv", |w| {
+            distributions_csv(w, study.scenario, study.summaries, study.tallies)
+        })
     }
 }
 
@@ -411,10 +433,19 @@ impl Exporter for DistributionsCsv {
 pub struct ExactDistributionsCsv;
 
 impl Exporter for ExactDistributionsCsv {
-    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
-        let bytes =
-            exact_distributions_csv(study.scenario, study.summaries, study.exact_distributions)?;
-        Ok(vec![(super::EXACT_FILES[1].to_string(), bytes)])
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
+        written.file(super::EXACT_FILES[1], |w| {
+            exact_distributions_csv(
+                w,
+                study.scenario,
+                study.summaries,
+                study.exact_distributions,
+            )
+        })
     }
 }
 
@@ -422,12 +453,17 @@ impl Exporter for ExactDistributionsCsv {
 pub struct DifferencesCsv(pub &'static str);
 
 impl Exporter for DifferencesCsv {
-    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
         if study.scenario.variants.len() < 2 {
-            return Ok(Vec::new());
+            return Ok(());
         }
-        let bytes = differences_csv(study.scenario, study.differences, study.exact)?;
-        Ok(vec![(self.0.to_string(), bytes)])
+        written.file(self.0, |w| {
+            differences_csv(w, study.scenario, study.differences, study.exact)
+        })
     }
 }
 
@@ -435,12 +471,15 @@ impl Exporter for DifferencesCsv {
 pub struct FlipsCsv;
 
 impl Exporter for FlipsCsv {
-    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
         if study.scenario.variants.len() < 2 {
-            return Ok(Vec::new());
+            return Ok(());
         }
-        let bytes = flips_csv(study.scenario, study.flips)?;
-        Ok(vec![("flips.csv".to_string(), bytes)])
+        written.file("flips.csv", |w| flips_csv(w, study.scenario, study.flips))
     }
 }
 
@@ -448,12 +487,17 @@ impl Exporter for FlipsCsv {
 pub struct ExemplarsCsv;
 
 impl Exporter for ExemplarsCsv {
-    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
         if !study.scenario.points.iter().any(|p| p.action.is_fight()) {
-            return Ok(Vec::new());
+            return Ok(());
         }
-        let bytes = exemplars_csv(study.scenario, study.exemplars)?;
-        Ok(vec![("exemplars.csv".to_string(), bytes)])
+        written.file("exemplars.csv", |w| {
+            exemplars_csv(w, study.scenario, study.exemplars)
+        })
     }
 }
 
@@ -461,12 +505,17 @@ impl Exporter for ExemplarsCsv {
 pub struct TuneCsv(pub &'static str);
 
 impl Exporter for TuneCsv {
-    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
         if study.scenario.tunes.is_empty() {
-            return Ok(Vec::new());
+            return Ok(());
         }
-        let bytes = tune_csv(study.scenario, study.tunes, study.exact)?;
-        Ok(vec![(self.0.to_string(), bytes)])
+        written.file(self.0, |w| {
+            tune_csv(w, study.scenario, study.tunes, study.exact)
+        })
     }
 }
 
@@ -477,10 +526,12 @@ mod tests {
     #[test]
     fn a_row_of_the_wrong_width_is_an_error_not_a_shifted_file() {
         let write = |row: &[&str]| -> Result<Vec<u8>, ExportError> {
-            let mut w = writer();
+            let mut bytes = Vec::new();
+            let mut w = writer(&mut bytes);
             w.write_record(["variant", "metric", "estimate"])?;
             w.write_record(row)?;
-            finish(w)
+            finish(w)?;
+            Ok(bytes)
         };
         assert_eq!(
             write(&["base", "ko", "0.5"]).unwrap(),

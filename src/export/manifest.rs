@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::export::{ExportError, Exporter, File, StudyResults, Written};
+use crate::export::{ExportError, Exporter, StudyResults, Written};
 
 /// The manifest's keys, in docs/scenarios.md order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -33,8 +33,8 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// The manifest of `study`, listing `files` (but [`RUN_FILES`]).
-    pub fn of(study: &StudyResults<'_>, files: &[File]) -> Manifest {
+    /// The manifest of `study`, listing the files made (but [`RUN_FILES`]).
+    pub fn of(study: &StudyResults<'_>, made: &[WrittenFile]) -> Manifest {
         let scenario = study.scenario;
         Manifest {
             tool: "subdual".to_string(),
@@ -46,7 +46,7 @@ impl Manifest {
             block_size: crate::engine::BLOCK_SIZE,
             variants: scenario.variants.clone(),
             points: scenario.points.len(),
-            files: written_files(files),
+            files: listed(made),
         }
     }
 }
@@ -58,10 +58,10 @@ impl Exporter for ManifestJson {
     fn export(
         &self,
         study: &StudyResults<'_>,
-        written: &Written,
-    ) -> Result<Vec<File>, ExportError> {
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
         let bytes = pretty_json(written.manifest(study))?;
-        Ok(vec![("manifest.json".to_string(), bytes)])
+        written.bytes("manifest.json", &bytes)
     }
 }
 
@@ -69,8 +69,12 @@ impl Exporter for ManifestJson {
 pub struct RunJson;
 
 impl Exporter for RunJson {
-    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
-        Ok(vec![("run.json".to_string(), pretty_json(study.run)?)])
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
+        written.bytes("run.json", &pretty_json(study.run)?)
     }
 }
 
@@ -124,16 +128,12 @@ pub struct WrittenFile {
     pub sha256: String,
 }
 
-/// The manifest's list of `files`, by name (without [`RUN_FILES`]).
-pub fn written_files(files: &[File]) -> Vec<WrittenFile> {
-    let mut listed: Vec<WrittenFile> = files
+/// The manifest's list of the files `made`, by name (without [`RUN_FILES`]).
+pub fn listed(made: &[WrittenFile]) -> Vec<WrittenFile> {
+    let mut listed: Vec<WrittenFile> = made
         .iter()
-        .filter(|(name, _)| !RUN_FILES.contains(&name.as_str()))
-        .map(|(name, bytes)| WrittenFile {
-            name: name.clone(),
-            bytes: bytes.len() as u64,
-            sha256: crate::digest::sha256_hex(bytes),
-        })
+        .filter(|f| !RUN_FILES.contains(&f.name.as_str()))
+        .cloned()
         .collect();
     listed.sort_by(|a, b| a.name.cmp(&b.name));
     listed
@@ -200,12 +200,19 @@ mod tests {
             block_size: 65536,
             variants: vec!["base".into()],
             points: 3,
-            files: written_files(&[
-                ("summary.csv".into(), b"abc".to_vec()),
-                ("a.svg".into(), Vec::new()),
-                ("run.json".into(), b"{}".to_vec()),
-                ("report.html".into(), b"<html>".to_vec()),
-            ]),
+            files: listed(
+                &[
+                    ("summary.csv", &b"abc"[..]),
+                    ("a.svg", b""),
+                    ("run.json", b"{}"),
+                    ("report.html", b"<html>"),
+                ]
+                .map(|(name, bytes)| WrittenFile {
+                    name: name.to_string(),
+                    bytes: bytes.len() as u64,
+                    sha256: crate::digest::sha256_hex(bytes),
+                }),
+            ),
         };
         let text = String::from_utf8(pretty_json(&m).unwrap()).unwrap();
         let keys = [

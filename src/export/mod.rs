@@ -1,8 +1,10 @@
 //! Results → bytes. Every file of a study folder is made by an [`Exporter`], a pure function of the study's
 //! results (and of the files made before it, which the manifest lists), so the formats are snapshot-tested
 //! without touching the disk; the exporters are listed once, in [`EXPORTERS`], and [`write::write_study`]
-//! is the only code that writes a study's files. A file that cannot be made is an [`ExportError`], never
-//! a file written short or with shifted columns.
+//! is the only code that writes a study's files. Each file goes to its [`Destination`] as it is made,
+//! counted and digested on the way, so a study of 100,000 points never holds its CSV files in memory. A
+//! file that cannot be made is an [`ExportError`], and the study folder it was going to is not written:
+//! never a file written short or with shifted columns.
 
 pub mod chart;
 pub mod csv;
@@ -15,9 +17,11 @@ pub mod words;
 pub mod write;
 
 use std::cell::OnceCell;
+use std::io::Write;
 
+use crate::digest::Digesting;
 use crate::export::chart::Drawn;
-use crate::export::manifest::{Manifest, RunInfo};
+use crate::export::manifest::{Manifest, RunInfo, WrittenFile};
 use crate::scenario::Scenario;
 use crate::stats::Tally;
 use crate::stats::exact::ExactDistribution;
@@ -35,6 +39,9 @@ pub enum ExportError {
     /// A JSON file that does not serialize.
     #[error("cannot write a JSON file: {0}")]
     Json(#[from] serde_json::Error),
+    /// A file its destination did not take.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 }
 
 /// A file of a study folder: its name and its bytes.
@@ -72,17 +79,74 @@ pub struct StudyResults<'a> {
     pub exact_distributions: &'a [Option<Vec<ExactDistribution>>],
 }
 
-/// The files made so far, in the order of the list walked, and their manifest.
-#[derive(Debug, Default)]
-pub struct Written {
-    files: Vec<File>,
-    manifest: OnceCell<Manifest>,
+/// What makes the bytes of one file, into the writer it is given.
+pub type Make<'m> = dyn FnMut(&mut dyn Write) -> Result<(), ExportError> + 'm;
+
+/// Where a study's files go, each as it is made: a temporary study folder ([`write::write_study`]), or
+/// memory (a `Vec<File>`, for [`files`]).
+pub trait Destination {
+    /// Makes the file `name`, whose bytes `make` writes (called once).
+    fn make(&mut self, name: &str, make: &mut Make<'_>) -> Result<(), ExportError>;
 }
 
-impl Written {
-    /// The files made so far.
-    pub fn files(&self) -> &[File] {
-        &self.files
+impl Destination for Vec<File> {
+    fn make(&mut self, name: &str, make: &mut Make<'_>) -> Result<(), ExportError> {
+        let mut bytes = Vec::new();
+        make(&mut bytes)?;
+        self.push((name.to_string(), bytes));
+        Ok(())
+    }
+}
+
+/// The files made so far, in the order of the list walked, each with its size and digest, and their
+/// manifest; and where they go.
+pub struct Written<'d> {
+    listed: Vec<WrittenFile>,
+    manifest: OnceCell<Manifest>,
+    destination: &'d mut dyn Destination,
+}
+
+impl<'d> Written<'d> {
+    /// Nothing made yet; files go to `destination`.
+    pub fn new(destination: &'d mut dyn Destination) -> Self {
+        Written {
+            listed: Vec::new(),
+            manifest: OnceCell::new(),
+            destination,
+        }
+    }
+
+    /// Makes the file `name` (its bytes written by `make`) and lists it.
+    pub fn file(
+        &mut self,
+        name: &str,
+        mut make: impl FnMut(&mut dyn Write) -> Result<(), ExportError>,
+    ) -> Result<(), ExportError> {
+        let mut listed = None;
+        self.destination.make(name, &mut |w: &mut dyn Write| {
+            let mut counted = Digesting::new(w);
+            make(&mut counted)?;
+            counted.flush()?;
+            listed = Some(counted.finish());
+            Ok(())
+        })?;
+        let (bytes, sha256) = listed.unwrap_or_default();
+        self.listed.push(WrittenFile {
+            name: name.to_string(),
+            bytes,
+            sha256,
+        });
+        Ok(())
+    }
+
+    /// Makes the file `name` of `bytes` already made.
+    pub fn bytes(&mut self, name: &str, bytes: &[u8]) -> Result<(), ExportError> {
+        self.file(name, |w| Ok(w.write_all(bytes)?))
+    }
+
+    /// The files made so far, by name with their size and digest, in the order made.
+    pub fn listed(&self) -> &[WrittenFile] {
+        &self.listed
     }
 
     /// The manifest of the files made so far, made when first asked. It lists no file of
@@ -90,29 +154,39 @@ impl Written {
     /// manifest the report shows is the one manifest.json holds.
     pub fn manifest(&self, study: &StudyResults<'_>) -> &Manifest {
         self.manifest
-            .get_or_init(|| Manifest::of(study, &self.files))
+            .get_or_init(|| Manifest::of(study, &self.listed))
     }
 }
 
 /// One kind of file of a study folder.
 pub trait Exporter: Sync {
-    /// Its files for `study` (none when the study has nothing for it, such as differences with one
-    /// variant); `written` holds the files the exporters before it made.
-    fn export(&self, study: &StudyResults<'_>, written: &Written)
-    -> Result<Vec<File>, ExportError>;
+    /// Makes its files for `study` into `written` (none when the study has nothing for it, such as
+    /// differences with one variant); `written` lists the files the exporters before it made.
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError>;
 }
 
 /// The charts' SVG and PNG files, as drawn.
 pub struct Charts;
 
 impl Exporter for Charts {
-    fn export(&self, study: &StudyResults<'_>, _: &Written) -> Result<Vec<File>, ExportError> {
-        Ok(study
+    fn export(
+        &self,
+        study: &StudyResults<'_>,
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
+        for (name, bytes) in study
             .charts
             .unwrap_or_default()
             .iter()
             .flat_map(Drawn::files)
-            .collect())
+        {
+            written.bytes(&name, &bytes)?;
+        }
+        Ok(())
     }
 }
 
@@ -148,15 +222,62 @@ pub const EXACT_FILES: [&str; 4] = [
     "exact-tune.csv",
 ];
 
-/// The files of `study`, made by `exporters` in order.
+/// Makes the files of `study` into `destination`, by `exporters` in order.
+pub fn make(
+    study: &StudyResults<'_>,
+    exporters: &[&dyn Exporter],
+    destination: &mut dyn Destination,
+) -> Result<(), ExportError> {
+    let mut written = Written::new(destination);
+    for exporter in exporters {
+        exporter.export(study, &mut written)?;
+    }
+    Ok(())
+}
+
+/// The files of `study`, made by `exporters` in order, in memory.
 pub fn files(
     study: &StudyResults<'_>,
     exporters: &[&dyn Exporter],
 ) -> Result<Vec<File>, ExportError> {
-    let mut written = Written::default();
-    for exporter in exporters {
-        let files = exporter.export(study, &written)?;
-        written.files.extend(files);
+    let mut files = Vec::new();
+    make(study, exporters, &mut files)?;
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_file_is_listed_with_the_size_and_digest_of_the_bytes_it_was_made_of() {
+        let mut files: Vec<File> = Vec::new();
+        let mut written = Written::new(&mut files);
+        written.bytes("a.csv", b"abc").unwrap();
+        // Made in many small writes, as a CSV writer makes it.
+        written
+            .file("b.csv", |w| {
+                for row in 0..1000 {
+                    writeln!(w, "row,{row}")?;
+                }
+                Ok(())
+            })
+            .unwrap();
+        let listed = written.listed().to_vec();
+        assert_eq!(files.len(), 2);
+        for ((name, bytes), listed) in files.iter().zip(&listed) {
+            assert_eq!(*name, listed.name);
+            assert_eq!(bytes.len() as u64, listed.bytes);
+            assert_eq!(crate::digest::sha256_hex(bytes), listed.sha256);
+        }
+        assert_eq!(
+            files[1].1.len(),
+            (0..1000).map(|r| format!("row,{r}\n").len()).sum::<usize>()
+        );
+        // A file that fails is not listed, and the error is the file's.
+        let mut written = Written::new(&mut files);
+        let failed = written.file("c.csv", |_| Err(std::io::Error::other("full").into()));
+        assert!(matches!(failed, Err(ExportError::Io(_))));
+        assert!(written.listed().is_empty());
     }
-    Ok(written.files)
 }

@@ -22,7 +22,7 @@
 use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo};
 use crate::export::words::{confidence, thousands};
-use crate::export::{ExportError, Exporter, File, StudyResults, Written};
+use crate::export::{ExportError, Exporter, StudyResults, Written};
 use crate::rules::action::Action;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
@@ -94,8 +94,8 @@ impl Exporter for ReportHtml {
     fn export(
         &self,
         study: &StudyResults<'_>,
-        written: &Written,
-    ) -> Result<Vec<File>, ExportError> {
+        written: &mut Written<'_>,
+    ) -> Result<(), ExportError> {
         let bytes = report_html(&Report {
             scenario: study.scenario,
             manifest: written.manifest(study),
@@ -108,7 +108,7 @@ impl Exporter for ReportHtml {
             charts: study.charts,
             exact: study.exact,
         });
-        Ok(vec![("report.html".to_string(), bytes)])
+        written.bytes("report.html", &bytes)
     }
 }
 
@@ -1428,5 +1428,21 @@ aware = false
             )
         );
         structure(&format!("<!DOCTYPE html>\n{page}")).unwrap();
+        // Rows are made for the lines shown only, however many items the table counts.
+        let made = std::cell::Cell::new(0);
+        let mut page = String::new();
+        table(
+            &mut page,
+            "t",
+            "<thead></thead>",
+            0..100_000,
+            |i: i32| {
+                made.set(made.get() + 1);
+                Row::default().text(&i.to_string())
+            },
+            "summary.csv",
+        );
+        assert_eq!(made.get(), MAX_ROWS);
+        assert!(page.contains("the first 2,000 of 100,000 rows"));
     }
 }

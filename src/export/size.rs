@@ -1,6 +1,7 @@
-//! How many bytes a run would write, known before it runs. A study's files are built in memory and then
-//! written whole (see [`super::write`]), so a sweep whose CSVs would not fit is refused up front rather than
-//! after hours of simulation (docs/scenarios.md, "Limits").
+//! How many bytes a run would write, known before it runs, and how much memory it would take. A sweep
+//! whose files would fill the disk, or whose rows would not fit in memory, is refused up front rather than
+//! after hours of simulation (docs/scenarios.md, "Limits"); the files themselves go to disk as they are made
+//! (see [`super::write`]).
 //!
 //! The projection counts rows exactly where the scenario fixes them (summary, differences, flips,
 //! exemplars, tune) and bounds
@@ -80,7 +81,7 @@ fn footprints<'a>(
                 distributions: metrics::distributions(action, &tally)
                     .map(|(_, hist)| hist.bins() as u64)
                     .collect(),
-                tally: tally_bytes(&tally),
+                tally: tally_bytes(action, &tally),
                 prepared: prepared_bytes(&prepared),
             })
         })
@@ -136,7 +137,12 @@ fn bytes_with(scenario: &Scenario, trials: u64, footprints: &[Option<Footprint>]
     // tune, sweep values, best value, the values that hold it, metric, monotone, evaluated, exact ones.
     let tune_row = 512 + lead(scenario, 0);
     total = total.saturating_add((scenario.tunes.len() as u64 * grid).saturating_mul(tune_row));
-    // The scenario's charts (its default one included) and one per tune.
+    total.saturating_add(pages_bytes(scenario))
+}
+
+/// The charts' files (the scenario's charts, its default one included, and one per tune) and the report,
+/// which inlines every chart's SVG: what a run makes in memory.
+fn pages_bytes(scenario: &Scenario) -> u64 {
     let chart_points = scenario.points.len() as u64 * CHART_POINT;
     let tune_pixels = crate::scenario::chart::ChartSize::default().pixels();
     let pixels: Vec<(u32, u32)> = scenario
@@ -151,8 +157,7 @@ fn bytes_with(scenario: &Scenario, trials: u64, footprints: &[Option<Footprint>]
         .fold(0u64, u64::saturating_add);
     // The report inlines every chart's SVG, not its PNG.
     let svgs = (pixels.len() as u64).saturating_mul(CHART_FRAME.saturating_add(chart_points));
-    total = total.saturating_add(charts);
-    total.saturating_add(report_bytes(scenario, svgs))
+    charts.saturating_add(report_bytes(scenario, svgs))
 }
 
 /// What a run holds besides the scenario's own data: the program, its allocator's arenas and the workers'
@@ -169,14 +174,16 @@ const ALLOCATION: u64 = 32;
 /// A histogram sized as values come (no range known in advance) is counted at this many values.
 const UNSIZED_BINS: u64 = 1024;
 
-/// The bytes of one point's tally (`tally` empty): its counters, and its histograms at the values they
-/// can hold.
-fn tally_bytes(tally: &Tally) -> u64 {
+/// The bytes of one point's tally (`tally` empty) for `action`: its counters, and its histograms at the
+/// values they can hold (one sized as values come at [`UNSIZED_BINS`] when a metric reads it; one neither
+/// sized nor read is never filled).
+fn tally_bytes(action: Action, tally: &Tally) -> u64 {
     let bins: u64 = tally
         .hists
         .iter()
-        .map(|h| match h.bins() {
-            0 => UNSIZED_BINS,
+        .enumerate()
+        .map(|(h, hist)| match hist.bins() {
+            0 if metrics::reads(action, crate::rules::maneuver::Hist(h)) => UNSIZED_BINS,
             n => n as u64,
         })
         .sum();
@@ -231,17 +238,18 @@ fn recipe_heap(recipe: &Recipe) -> u64 {
         .sum()
 }
 
-/// The most memory a run of `scenario` at `trials` trials a point on `threads` workers is projected to
+/// The most memory a run of `scenario` on `threads` workers (at any trials a point) is projected to
 /// take, in bytes, known before it runs (docs/scenarios.md "Limits"). An upper bound, counted from what a
 /// run holds at once: every point (and tune candidate) as its recipe (and prepared, in a study that keeps
 /// its points so, `crate::scenario::KEPT_POINTS`), and its tally twice (the results,
 /// and a merge's copy of them), each histogram at every value its range can hold; then, while the trials
 /// run, each worker's group prepared (a work item prepares its points and drops them when it ends) and
-/// the partial results of the work items in flight, or after them the files, built in memory before they
-/// are written, twice (their text and the copy written). A histogram's pages that no value reaches are
-/// never touched, so a sweep of wide-ranging damage may take a fraction of its projection. Each point is
-/// prepared here to size its tally, one at a time. Saturates rather than wraps.
-pub fn projected_memory(scenario: &Scenario, trials: u64, threads: usize) -> u64 {
+/// the partial results of the work items in flight, or after them the rows the files are made of
+/// (every summary, and every row of differences, flips and exemplars) and the report and charts, made in memory (the CSV files go to disk as they are made).
+/// A histogram's pages that no value reaches are never touched, so a sweep of wide-ranging damage may take
+/// a fraction of its projection. Each point is prepared here to size its tally, one at a time. Saturates
+/// rather than wraps.
+pub fn projected_memory(scenario: &Scenario, threads: usize) -> u64 {
     let point = std::mem::size_of::<crate::scenario::Point>() as u64;
     let mut held = (scenario.points.len() as u64).saturating_mul(point);
     let (mut widest, mut largest) = (0u64, 0u64);
@@ -299,7 +307,61 @@ pub fn projected_memory(scenario: &Scenario, trials: u64, threads: usize) -> u64
         .saturating_add(MEMORY_THREAD.saturating_mul(threads as u64))
         .saturating_add(held)
         .saturating_add(prepared)
-        .saturating_add(partials.max(bytes_with(scenario, trials, &points).saturating_mul(2)))
+        .saturating_add(
+            partials.max(rows_bytes(scenario, &points).saturating_add(pages_bytes(scenario))),
+        )
+}
+
+/// A reason a point did not run, held in its summary and its rows of differences: the words of an
+/// ineligibility (counted generously) and their block.
+const REASON: u64 = 512 + ALLOCATION;
+
+/// The rows a run holds after its trials until its files are made: every point's summary with its metrics,
+/// every row of differences and flips, and the four exemplars of each fight point, at their structs' sizes
+/// (each vector is sized up front), with room for a reason in each when a point of the study may be
+/// ineligible.
+fn rows_bytes(scenario: &Scenario, footprints: &[Option<Footprint>]) -> u64 {
+    use std::mem::size_of;
+    let size = |bytes: usize| bytes as u64;
+    let reason = if footprints.iter().any(Option::is_none) {
+        REASON
+    } else {
+        0
+    };
+    let summaries = scenario
+        .points
+        .iter()
+        .map(|p| {
+            let metrics = metrics::summary_metrics(p.action).count();
+            size(size_of::<crate::study::PointSummary<'_>>())
+                + size(metrics * size_of::<metrics::MetricValue>())
+                + ALLOCATION
+                + reason
+        })
+        .fold(0u64, u64::saturating_add);
+    let grid = scenario.grid() as u64;
+    let differences = scenario
+        .pairings
+        .iter()
+        .map(|p| {
+            let rows = grid.saturating_mul(p.comparisons.len().max(1) as u64);
+            rows.saturating_mul(size(size_of::<crate::study::DifferenceRow<'_>>()) + reason)
+        })
+        .fold(0u64, u64::saturating_add);
+    let flips = grid
+        .saturating_mul(scenario.pairings.len() as u64)
+        .saturating_mul(2 * size(size_of::<crate::study::flips::FlipRow<'_>>()));
+    let fights = scenario
+        .points
+        .iter()
+        .filter(|p| p.action.is_fight())
+        .count() as u64;
+    let exemplars =
+        fights.saturating_mul(4 * size(size_of::<crate::study::exemplars::Exemplar<'_>>()));
+    summaries
+        .saturating_add(differences)
+        .saturating_add(flips)
+        .saturating_add(exemplars)
 }
 
 /// report.html: its frame, the scenario's text (shown whole, and its title and opening comments again),
@@ -366,6 +428,87 @@ mod tests {
         Scenario::parse(name, name, text.as_bytes()).expect("a shipped scenario is valid")
     }
 
+    /// Every shipped scenario, by name and text.
+    const SHIPPED: [(&str, &str); 12] = [
+        (
+            "brawl-vs-armed-guard",
+            include_str!("../../scenarios/brawl-vs-armed-guard.toml"),
+        ),
+        (
+            "grab-monster-size",
+            include_str!("../../scenarios/grab-monster-size.toml"),
+        ),
+        (
+            "grab-person-hands",
+            include_str!("../../scenarios/grab-person-hands.toml"),
+        ),
+        (
+            "grab-the-sword",
+            include_str!("../../scenarios/grab-the-sword.toml"),
+        ),
+        (
+            "mugging-halfling-reach",
+            include_str!("../../scenarios/mugging-halfling-reach.toml"),
+        ),
+        (
+            "mugging-level-gap",
+            include_str!("../../scenarios/mugging-level-gap.toml"),
+        ),
+        (
+            "sap-or-mug-the-sentry",
+            include_str!("../../scenarios/sap-or-mug-the-sentry.toml"),
+        ),
+        (
+            "sap-sentry",
+            include_str!("../../scenarios/sap-sentry.toml"),
+        ),
+        (
+            "strike-flat-of-the-blade",
+            include_str!("../../scenarios/strike-flat-of-the-blade.toml"),
+        ),
+        (
+            "subdue-ogre",
+            include_str!("../../scenarios/subdue-ogre.toml"),
+        ),
+        (
+            "take-the-sentry-alive",
+            include_str!("../../scenarios/take-the-sentry-alive.toml"),
+        ),
+        (
+            "thugs-on-a-guard",
+            include_str!("../../scenarios/thugs-on-a-guard.toml"),
+        ),
+    ];
+
+    #[test]
+    fn a_histogram_neither_sized_nor_read_is_never_filled() {
+        // The projection counts such a histogram at nothing; a maneuver that filled one would outgrow it.
+        let mut unread = 0;
+        for (name, text) in SHIPPED {
+            let mut s = shipped(name, text);
+            s.trials = 200;
+            let results = study::run(&s, s.trials, &|_| {});
+            for (point, tally) in s.points.iter().zip(&results.tallies) {
+                let Some(tally) = tally else { continue };
+                let empty = metrics::empty_tally(&point.prepare().unwrap());
+                for (h, (after, before)) in tally.hists.iter().zip(&empty.hists).enumerate() {
+                    if before.bins() == 0
+                        && !metrics::reads(point.action, crate::rules::maneuver::Hist(h))
+                    {
+                        unread += 1;
+                        assert_eq!(
+                            after.bins(),
+                            0,
+                            "{name}: histogram {h} of {:?}",
+                            point.action
+                        );
+                    }
+                }
+            }
+        }
+        assert!(unread > 0);
+    }
+
     #[test]
     fn the_projection_bounds_what_a_run_writes() {
         let mut s = shipped(
@@ -375,10 +518,10 @@ mod tests {
         s.trials = 3000;
         let results = study::run(&s, s.trials, &|_| {});
         let summaries = summarize(&s, &results.tallies);
-        let written = summary_csv(&s, &summaries, true).unwrap().len()
-            + distributions_csv(&s, &summaries, &results.tallies)
-                .unwrap()
-                .len();
+        let mut bytes = Vec::new();
+        summary_csv(&mut bytes, &s, &summaries, true).unwrap();
+        distributions_csv(&mut bytes, &s, &summaries, &results.tallies).unwrap();
+        let written = bytes.len();
         let projected = projected_bytes(&s, s.trials) as usize;
         assert!(projected >= written, "{projected} < {written}");
         // A bound, not a guess a hundred times too big.
@@ -402,8 +545,8 @@ mod tests {
         let text = include_str!("../../scenarios/mugging-level-gap.toml");
         let small = shipped("small", &text.replace("to = 20", "to = 2"));
         let big = shipped("big", text);
-        assert!(projected_memory(&big, 1000, 1) > projected_memory(&small, 1000, 1));
-        assert!(projected_memory(&big, 1000, 8) > projected_memory(&big, 1000, 1));
+        assert!(projected_memory(&big, 1) > projected_memory(&small, 1));
+        assert!(projected_memory(&big, 8) > projected_memory(&big, 1));
         // Big dice widen a sap's damage histogram: each tally is counted at every value it can hold.
         let sap = include_str!("../../scenarios/sap-sentry.toml");
         let club = shipped("club", sap);
@@ -415,10 +558,8 @@ mod tests {
             ),
         );
         let points = club.points.len() as u64;
-        assert!(
-            projected_memory(&wide, 1000, 1) > projected_memory(&club, 1000, 1) + points * 100_000
-        );
-        assert!(projected_memory(&big, u64::MAX, 4096) < u64::MAX);
+        assert!(projected_memory(&wide, 1) > projected_memory(&club, 1) + points * 100_000);
+        assert!(projected_memory(&big, 4096) < u64::MAX);
     }
 
     #[test]

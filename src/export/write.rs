@@ -19,8 +19,10 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+use super::{Destination, ExportError, Make};
 
 /// Something at a study folder's place that subdual did not write: the command that would replace it
 /// refuses, and says what to move.
@@ -70,6 +72,19 @@ pub enum WriteError {
     /// The file system refused.
     #[error(transparent)]
     Io(#[from] io::Error),
+    /// A file could not be made.
+    #[error(transparent)]
+    Export(ExportError),
+}
+
+impl From<ExportError> for WriteError {
+    /// A file the folder did not take is the file system's refusal; any other, the file's.
+    fn from(e: ExportError) -> Self {
+        match e {
+            ExportError::Io(e) => WriteError::Io(e),
+            e => WriteError::Export(e),
+        }
+    }
 }
 
 /// What stands at the study folder `out/stem` that subdual did not write, if anything: anything but a
@@ -195,23 +210,28 @@ fn listed_files(manifest: &Path) -> Option<Vec<(String, String)>> {
 /// The most of a manifest.json read: 16 MiB, far beyond the manifest of any study within the output limits.
 const MAX_MANIFEST_BYTES: u64 = 16 << 20;
 
-/// Writes `files` as the whole content of the study folder `out/stem` and returns its path. With
-/// `keep_others`, the regular files already there that `files` does not name are kept (the `exact`
-/// command adds its files to a run's); otherwise only `files` remain. A study folder holding anything
-/// subdual did not write ([`foreign`]) is left as it is and refused.
+/// Writes the files `make` makes (into the [`Destination`] it is given, each written to disk as it is
+/// made) as the whole content of the study folder `out/stem` and returns its path. With `keep_others`,
+/// the regular files already there that `make` did not make are kept (the `exact` command adds its files
+/// to a run's); otherwise only those made remain. A study folder holding anything subdual did not write
+/// ([`foreign`]) is left as it is and refused; a file that cannot be made leaves the study folder as it
+/// was.
 pub fn write_study(
     out: &Path,
     stem: &str,
-    files: &[(String, Vec<u8>)],
     keep_others: bool,
+    make: &mut dyn FnMut(&mut dyn Destination) -> Result<(), ExportError>,
 ) -> Result<PathBuf, WriteError> {
     fs::create_dir_all(out)?;
     let target = out.join(stem);
     let staged = Staged::create(out, stem)?;
     let written = (|| {
-        for (name, bytes) in files {
-            staged.write(name, bytes)?;
-        }
+        let mut filling = Filling {
+            staged: &staged,
+            names: Vec::new(),
+        };
+        make(&mut filling)?;
+        let files = filling.names;
         let _lock = lock_dir(out)?;
         // Looked at again under the lock: something may have been added while the study ran.
         if let Some(foreign) = foreign_locked(out, stem)? {
@@ -220,7 +240,7 @@ pub fn write_study(
         // The files kept are the folder's as it is now, under the lock: a run that finished while this
         // command was computing is the one kept, never the older one it replaced.
         if keep_others {
-            staged.keep_from(&target, files)?;
+            staged.keep_from(&target, &files)?;
         }
         sync_dir(&staged.path)?;
         // Under the lock, so that no shard's part lands in the old folder after this look.
@@ -308,6 +328,22 @@ pub fn check_writable(out: &Path, stem: &str) -> io::Result<()> {
     probe
 }
 
+/// A temporary folder as a [`Destination`]: each file written there whole and synced, and named.
+struct Filling<'s> {
+    staged: &'s Staged,
+    names: Vec<String>,
+}
+
+impl Destination for Filling<'_> {
+    fn make(&mut self, name: &str, make: &mut Make<'_>) -> Result<(), ExportError> {
+        let mut f = BufWriter::with_capacity(1 << 16, self.staged.new_file(name)?);
+        make(&mut f)?;
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        self.names.push(name.to_string());
+        Ok(())
+    }
+}
+
 /// A temporary folder being filled, and its `.live` file, locked while this command lives.
 struct Staged {
     path: PathBuf,
@@ -353,25 +389,30 @@ impl Staged {
         }
     }
 
-    /// Writes one file, which must not exist yet (so a name cannot be redirected elsewhere), and syncs it.
-    fn write(&self, name: &str, bytes: &[u8]) -> io::Result<()> {
-        let mut f = OpenOptions::new()
+    /// Creates one file, which must not exist yet (so a name cannot be redirected elsewhere).
+    fn new_file(&self, name: &str) -> io::Result<File> {
+        OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(self.path.join(name))?;
+            .open(self.path.join(name))
+    }
+
+    /// Writes one file whole (as [`Staged::new_file`] makes it) and syncs it.
+    fn write(&self, name: &str, bytes: &[u8]) -> io::Result<()> {
+        let mut f = self.new_file(name)?;
         f.write_all(bytes)?;
         f.sync_all()
     }
 
     /// Copies the regular files of the current study folder that `files` does not name.
-    fn keep_from(&self, target: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
+    fn keep_from(&self, target: &Path, files: &[String]) -> io::Result<()> {
         let Ok(entries) = fs::read_dir(target) else {
             return Ok(());
         };
         for entry in entries {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if files.iter().any(|(n, _)| *n == name) {
+            if files.contains(&name) {
                 continue;
             }
             // Not followed through a link: only what is really in the folder is kept, with its mode.
@@ -554,6 +595,21 @@ mod tests {
         names
     }
 
+    /// [`write_study`] of files already made.
+    fn write_files(
+        out: &Path,
+        stem: &str,
+        files: &[(String, Vec<u8>)],
+        keep_others: bool,
+    ) -> Result<PathBuf, WriteError> {
+        write_study(out, stem, keep_others, &mut |destination| {
+            for (name, bytes) in files {
+                destination.make(name, &mut |w| Ok(w.write_all(bytes)?))?;
+            }
+            Ok(())
+        })
+    }
+
     fn files(list: &[(&str, &str)]) -> Vec<(String, Vec<u8>)> {
         list.iter()
             .map(|(n, b)| (n.to_string(), b.as_bytes().to_vec()))
@@ -583,14 +639,14 @@ mod tests {
     #[test]
     fn a_second_write_replaces_the_folder_whole() {
         let out = scratch("replace");
-        write_study(
+        write_files(
             &out,
             "s",
             &study(&[("a.csv", "1"), ("old.png", "x")]),
             false,
         )
         .unwrap();
-        let dir = write_study(
+        let dir = write_files(
             &out,
             "s",
             &study(&[("a.csv", "2"), ("b.json", "{}")]),
@@ -601,11 +657,29 @@ mod tests {
         assert_eq!(fs::read_to_string(dir.join("a.csv")).unwrap(), "2");
         assert_eq!(names(&out), ["s"], "no temporary remains");
         // Adding keeps the rest.
-        write_study(&out, "s", &files(&[("exact.csv", "e")]), true).unwrap();
+        write_files(&out, "s", &files(&[("exact.csv", "e")]), true).unwrap();
         assert_eq!(
             names(&dir),
             ["a.csv", "b.json", "exact.csv", "manifest.json"]
         );
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn a_file_that_fails_while_it_is_made_leaves_the_study_folder_as_it_was() {
+        let out = scratch("failed");
+        let dir = write_files(&out, "s", &study(&[("a.csv", "1")]), false).unwrap();
+        let failed = write_study(&out, "s", false, &mut |destination| {
+            destination.make("a.csv", &mut |w| Ok(w.write_all(b"2")?))?;
+            destination.make("b.csv", &mut |w| {
+                w.write_all(b"half a row,")?;
+                Err(io::Error::other("disk full").into())
+            })
+        });
+        assert!(matches!(failed, Err(WriteError::Io(_))), "{failed:?}");
+        assert_eq!(names(&dir), ["a.csv", "manifest.json"]);
+        assert_eq!(fs::read_to_string(dir.join("a.csv")).unwrap(), "1");
+        assert_eq!(names(&out), ["s"], "no temporary remains");
         fs::remove_dir_all(&out).unwrap();
     }
 
@@ -623,7 +697,7 @@ mod tests {
         assert_eq!(foreign(&out, "s").unwrap(), None);
         fs::create_dir_all(&dir).unwrap();
         assert_eq!(foreign(&out, "s").unwrap(), None);
-        write_study(&out, "s", &study(&[("a.csv", "1")]), false).unwrap();
+        write_files(&out, "s", &study(&[("a.csv", "1")]), false).unwrap();
         fs::write(dir.join("run.json"), "{}").unwrap();
         fs::write(dir.join("exact.csv"), "e").unwrap();
         fs::create_dir(dir.join("parts")).unwrap();
@@ -660,7 +734,7 @@ mod tests {
             Some(Foreign::NotAFolder { what: "a file", .. })
         ));
         assert!(matches!(
-            write_study(&out, "s", &study(&[("a.csv", "1")]), false),
+            write_files(&out, "s", &study(&[("a.csv", "1")]), false),
             Err(WriteError::Foreign(Foreign::NotAFolder { .. }))
         ));
         assert_eq!(fs::read_to_string(&dir).unwrap(), "mine");
@@ -679,7 +753,7 @@ mod tests {
         let orphan = out.join(".s.fedcba9876543210.tmp");
         fs::create_dir(&orphan).unwrap();
         let live = Staged::create(&out, "s").unwrap();
-        write_study(&out, "s", &files(&[("a.csv", "1")]), false).unwrap();
+        write_files(&out, "s", &files(&[("a.csv", "1")]), false).unwrap();
         assert!(!dead.exists() && !orphan.exists());
         assert!(live.path.exists() && live.live_path.exists());
         live.discard();
@@ -697,7 +771,7 @@ mod tests {
         fs::create_dir(&elsewhere).unwrap();
         std::os::unix::fs::symlink(&elsewhere, out.join("s")).unwrap();
         assert!(matches!(
-            write_study(&out, "s", &study(&[("a.csv", "1")]), false),
+            write_files(&out, "s", &study(&[("a.csv", "1")]), false),
             Err(WriteError::Foreign(Foreign::NotAFolder {
                 what: "a symbolic link",
                 ..

@@ -106,6 +106,23 @@ impl Source {
         }
     }
 
+    /// The histogram the metric read from here reads, if any.
+    pub fn hist(self) -> Option<Hist> {
+        match self {
+            Source::Mean(h)
+            | Source::ContestRolls(h)
+            | Source::RealPart(h)
+            | Source::TemporaryPart(h) => Some(h),
+            Source::Count(_)
+            | Source::Given { .. }
+            | Source::SaveNeeded
+            | Source::MonsterStrength
+            | Source::GrabberStrength
+            | Source::VictimStrength
+            | Source::RollNeeded => None,
+        }
+    }
+
     /// The value of a fixed metric at a point whose fixed numbers are `f` (`None` for the others, or where
     /// the point has no such number).
     pub fn fixed(self, f: &Fixed) -> Option<i32> {

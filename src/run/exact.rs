@@ -85,29 +85,27 @@ pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> 
         tuning::solve_exact(scenario)
     };
     let lines = tune_lines(scenario, &solved);
-    let files = export::files(
-        &StudyResults {
-            scenario,
-            trials: scenario.trials,
-            tallies: &[],
-            summaries: &summaries,
-            differences: &differences,
-            // Nothing was run: no trial to name.
-            flips: &[],
-            exemplars: &[],
-            tuned: &solved,
-            tunes: &lines,
-            charts: None,
-            run: &RunInfo::default(),
-            // The exact values are the estimates here: no column of their own.
-            exact: false,
-            exact_distributions: &distributions,
-        },
-        &EXACT_EXPORTERS,
-    )?;
-    let dir = out.join(&scenario.stem);
-    write_study(out, &scenario.stem, &files, true)
-        .map_err(|e| super::not_written(out, scenario, e))?;
+    let study = StudyResults {
+        scenario,
+        trials: scenario.trials,
+        tallies: &[],
+        summaries: &summaries,
+        differences: &differences,
+        // Nothing was run: no trial to name.
+        flips: &[],
+        exemplars: &[],
+        tuned: &solved,
+        tunes: &lines,
+        charts: None,
+        run: &RunInfo::default(),
+        // The exact values are the estimates here: no column of their own.
+        exact: false,
+        exact_distributions: &distributions,
+    };
+    let dir = write_study(out, &scenario.stem, true, &mut |destination| {
+        export::make(&study, &EXACT_EXPORTERS, destination)
+    })
+    .map_err(|e| super::not_written(out, scenario, e))?;
     Ok(ExactWritten {
         path: dir.join("exact.csv"),
         seconds: started.seconds(),

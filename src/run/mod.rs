@@ -230,14 +230,7 @@ pub fn check(scenarios: &[Scenario], options: &RunOptions) -> Result<(), RunErro
         check_target_error(scenarios, target, options.max_trials)?;
     }
     check_output_size(scenarios, options)?;
-    let trials: Vec<u64> = scenarios
-        .iter()
-        .map(|s| match options.target_error {
-            Some(_) => options.max_trials.unwrap_or(DEFAULT_MAX_TRIALS),
-            None => s.trials,
-        })
-        .collect();
-    check_memory(scenarios, &trials, options.threads, options.max_memory_mib)?;
+    check_memory(scenarios, options.threads, options.max_memory_mib)?;
     for scenario in scenarios {
         check_writable(&options.out, &scenario.stem).map_err(|e| {
             RunError::Arguments(format!(
@@ -272,17 +265,15 @@ pub fn memory_limit(max_memory_mib: Option<u64>) -> u64 {
 }
 
 /// Refuses a scenario projected to take more memory than [`memory_limit`] ([`size::projected_memory`]
-/// on `threads` workers, at `trials[i]` trials for scenario `i`, else its own), before anything runs.
+/// on `threads` workers: what it holds does not grow with its trials), before anything runs.
 pub fn check_memory(
     scenarios: &[Scenario],
-    trials: &[u64],
     threads: usize,
     max_memory_mib: Option<u64>,
 ) -> Result<(), RunError> {
     let limit = memory_limit(max_memory_mib);
-    for (i, s) in scenarios.iter().enumerate() {
-        let projected =
-            size::projected_memory(s, trials.get(i).copied().unwrap_or(s.trials), threads);
+    for s in scenarios {
+        let projected = size::projected_memory(s, threads);
         if projected > limit {
             return Err(RunError::Arguments(format!(
                 "{}: its {} points (and {} tune candidates) are projected to take up to {} of memory on {threads} threads, more than the {} allowed (--max-memory, default a quarter of this machine's); sweep fewer values, split the sweep into several scenarios, use fewer --threads, or raise --max-memory",
@@ -325,6 +316,7 @@ pub(crate) fn not_written(out: &Path, scenario: &Scenario, e: WriteError) -> Run
             dir: out.join(&scenario.stem),
             source,
         },
+        WriteError::Export(e) => RunError::Export(e),
     }
 }
 
@@ -609,27 +601,26 @@ fn finish<'s>(
         charts = Some(drawn);
         chart_seconds = Some(clock.elapsed().as_secs_f64());
     }
-    let files = export::files(
-        &StudyResults {
-            scenario,
-            trials,
-            tallies: &results.tallies,
-            summaries: &summaries,
-            differences: &differences,
-            flips: &flips,
-            exemplars: &exemplars,
-            tuned: &tuned,
-            tunes: &lines,
-            charts: charts.as_deref(),
-            run: &run,
-            exact: outputs.exact,
-            // A run writes no exact-distributions.csv.
-            exact_distributions: &[],
-        },
-        &EXPORTERS,
-    )?;
-    let dir = write_study(out, &scenario.stem, &files, false)
-        .map_err(|e| not_written(out, scenario, e))?;
+    let study = StudyResults {
+        scenario,
+        trials,
+        tallies: &results.tallies,
+        summaries: &summaries,
+        differences: &differences,
+        flips: &flips,
+        exemplars: &exemplars,
+        tuned: &tuned,
+        tunes: &lines,
+        charts: charts.as_deref(),
+        run: &run,
+        exact: outputs.exact,
+        // A run writes no exact-distributions.csv.
+        exact_distributions: &[],
+    };
+    let dir = write_study(out, &scenario.stem, false, &mut |destination| {
+        export::make(&study, &EXPORTERS, destination)
+    })
+    .map_err(|e| not_written(out, scenario, e))?;
     Ok(Finished {
         dir,
         summaries,

@@ -501,6 +501,15 @@ pub(crate) fn split(p: &Prepared, total: i64) -> (u32, u32) {
 }
 
 /// The distributions of a point: (metric, histogram).
+/// Whether a metric of `action`, a summary or a distribution, reads histogram `hist`: one no metric reads
+/// and no range sizes is never filled, and takes no memory.
+pub fn reads(action: Action, hist: Hist) -> bool {
+    distribution_table(action).iter().any(|&(_, h)| h == hist)
+        || summary_table(action)
+            .iter()
+            .any(|&(_, source)| source.hist() == Some(hist))
+}
+
 pub fn distributions(
     action: Action,
     tally: &Tally,

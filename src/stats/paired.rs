@@ -73,23 +73,6 @@ impl Log {
     }
 }
 
-/// The histogram a mean metric reads (`None` for a counter or a fixed number).
-fn histogram(source: Source) -> Option<usize> {
-    match source {
-        Source::Mean(h)
-        | Source::ContestRolls(h)
-        | Source::RealPart(h)
-        | Source::TemporaryPart(h) => Some(h.0),
-        Source::Count(_)
-        | Source::Given { .. }
-        | Source::SaveNeeded
-        | Source::MonsterStrength
-        | Source::GrabberStrength
-        | Source::VictimStrength
-        | Source::RollNeeded => None,
-    }
-}
-
 /// The part of a histogram's value that a metric reads: the real or the temporary part of a damage total,
 /// or the value itself.
 #[inline(always)]
@@ -396,7 +379,7 @@ pub fn add_pairs(
             }
             // Two quantities (a comparison is of one kind, so never a counter against a quantity).
             _ => {
-                let (Some(ha), Some(hb)) = (histogram(c.a), histogram(c.b)) else {
+                let (Some(Hist(ha)), Some(Hist(hb))) = (c.a.hist(), c.b.hist()) else {
                     continue;
                 };
                 for w in 0..WORDS {

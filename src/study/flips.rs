@@ -64,10 +64,11 @@ pub struct FlipRow<'a> {
 pub fn flips<'a>(scenario: &'a Scenario, results: &Results) -> Vec<FlipRow<'a>> {
     let z = interval::z_for(scenario.confidence);
     let grid = scenario.grid();
-    let mut rows = Vec::new();
+    // One row a pairing and sweep point, sized up front (not grown to twice that).
+    let mut rows = Vec::with_capacity(grid * scenario.pairings.len());
     // Per row, what its examples are looked for on: the events and the flips' counts (both points are
     // prepared where they are looked through, and dropped after).
-    let mut searches = Vec::new();
+    let mut searches = Vec::with_capacity(rows.capacity());
     for (k, pairing) in scenario.pairings.iter().enumerate() {
         for g in 0..grid {
             let (a, b) = (pairing.variant * grid + g, scenario.baseline * grid + g);

@@ -197,7 +197,14 @@ fn rows<'a>(
     ) -> Result<Vec<Result<Difference, String>>, String>,
 ) -> Vec<DifferenceRow<'a>> {
     let grid = scenario.grid();
-    let mut rows = Vec::new();
+    // Sized at the most rows up front: a vector grown by doubling may hold twice its rows, and a sweep of
+    // 100,000 points has a million of them.
+    let most: usize = scenario
+        .pairings
+        .iter()
+        .map(|p| grid * p.comparisons.len().max(1))
+        .sum();
+    let mut rows = Vec::with_capacity(most);
     for (k, pairing) in scenario.pairings.iter().enumerate() {
         for g in 0..grid {
             let (a, b) = (pairing.variant * grid + g, scenario.baseline * grid + g);

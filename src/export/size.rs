@@ -251,7 +251,9 @@ fn recipe_heap(recipe: &Recipe) -> u64 {
 /// rather than wraps.
 pub fn projected_memory(scenario: &Scenario, threads: usize) -> u64 {
     let point = std::mem::size_of::<crate::scenario::Point>() as u64;
-    let mut held = (scenario.points.len() as u64).saturating_mul(point);
+    let mut held = (scenario.points.len() as u64)
+        .saturating_mul(point)
+        .saturating_add(joints_bytes(scenario));
     let (mut widest, mut largest) = (0u64, 0u64);
     let points = point_footprints(scenario);
     let candidates: Vec<(Action, &Result<Recipe, Ineligible>)> = scenario
@@ -310,6 +312,21 @@ pub fn projected_memory(scenario: &Scenario, threads: usize) -> u64 {
         .saturating_add(
             partials.max(rows_bytes(scenario, &points).saturating_add(pages_bytes(scenario))),
         )
+}
+
+/// The joint tallies of a run, held from its trials to its files: one a pairing and sweep point, with one
+/// sum a comparison.
+fn joints_bytes(scenario: &Scenario) -> u64 {
+    use std::mem::size_of;
+    let joint = size_of::<Option<crate::stats::paired::Joint>>() as u64 + ALLOCATION;
+    scenario
+        .pairings
+        .iter()
+        .map(|p| {
+            let sums = (p.comparisons.len() * size_of::<crate::stats::paired::Cross>()) as u64;
+            (scenario.grid() as u64).saturating_mul(joint + sums)
+        })
+        .fold(0u64, u64::saturating_add)
 }
 
 /// A reason a point did not run, held in its summary and its rows of differences: the words of an

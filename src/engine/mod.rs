@@ -214,6 +214,13 @@ impl GroupResult {
         }
     }
 
+    /// Trims its tallies' histograms to the values seen ([`Tally::trim`]): a work item's result is held
+    /// until the study's files are written, and adding trimmed results gives the trimmed sum, so the
+    /// results are the same on any number of threads.
+    fn trim(&mut self) {
+        self.tallies.iter_mut().flatten().for_each(Tally::trim);
+    }
+
     /// Adds another partial result of the same group (exact integer sums).
     pub fn add(&mut self, other: &GroupResult) {
         for (x, y) in self.tallies.iter_mut().zip(&other.tallies) {
@@ -425,6 +432,7 @@ fn run_item(
             progress,
             &mut result,
         );
+        result.trim();
         return result;
     }
     let logged = group.logged();
@@ -433,6 +441,7 @@ fn run_item(
         run_block(group, &logged, seed, block, n, &mut result);
         progress(n * eligible);
     }
+    result.trim();
     result
 }
 

@@ -63,18 +63,17 @@ impl Action {
     ];
 
     /// Every action the engine runs: those a file names, and the fights of sides of several they become.
-    pub const EVERY: [Action; 10] = [
-        Action::Mug,
-        Action::Sap,
-        Action::Strike,
-        Action::GrabObject,
-        Action::GrabPerson,
-        Action::GrabMonster,
-        Action::Brawl,
-        Action::Subdue,
-        Action::GangBrawl,
-        Action::GangSubdue,
-    ];
+    pub const EVERY: [Action; 10] = {
+        // [`Action::ALL`] then the two fights of sides, so a new action named by files is listed once.
+        let mut every = [Action::GangSubdue; 10];
+        every[8] = Action::GangBrawl;
+        let mut i = 0;
+        while i < Action::ALL.len() {
+            every[i] = Action::ALL[i];
+            i += 1;
+        }
+        every
+    };
 
     /// The name a scenario uses.
     pub fn name(self) -> &'static str {
@@ -387,4 +386,21 @@ fn fight(
     Ok(Prepared::Fight(Box::new(
         plan.with_bind_rounds(action_options.bind_rounds),
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_is_listed_once_and_only_the_named_ones_in_all() {
+        let mut seen = std::collections::HashSet::new();
+        for action in Action::EVERY {
+            assert!(seen.insert(action), "{action:?} twice");
+            // A file names the actions it writes as themselves ([`Action::written`] has no wildcard).
+            let named = action.written() == action;
+            assert_eq!(Action::ALL.contains(&action), named, "{action:?}");
+        }
+        assert_eq!(Action::EVERY[..Action::ALL.len()], Action::ALL);
+    }
 }

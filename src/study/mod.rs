@@ -364,6 +364,28 @@ mod kept_tests {
     }
 
     #[test]
+    fn the_bound_keeps_exactly_its_own_number_of_points() {
+        // 2 variants × 16 levels × 32 armor classes is the bound itself; one more armor class passes it.
+        let text = include_str!("../../scenarios/mugging-level-gap.toml");
+        let swept = |to: i32| {
+            let text = text.split("[[chart]]").next().unwrap_or(text).replacen(
+                "\"attacker.level\" = { from = 1, to = 20 }\n",
+                &format!(
+                    "\"attacker.level\" = {{ from = 1, to = 16 }}\n\"victim.ac\" = {{ from = -16, to = {to} }}\n"
+                ),
+                1,
+            );
+            shipped("bound", &text)
+        };
+        let at = swept(15);
+        assert_eq!(at.points.len(), KEPT_POINTS);
+        assert!(at.points.iter().all(|p| p.kept.is_some()));
+        let past = swept(16);
+        assert_eq!(past.points.len(), KEPT_POINTS + 32);
+        assert!(past.points.iter().all(|p| p.kept.is_none()));
+    }
+
+    #[test]
     fn a_study_prepared_where_it_is_used_gives_what_it_gives_kept() {
         for text in [
             include_str!("../../scenarios/brawl-vs-armed-guard.toml"),
@@ -385,6 +407,16 @@ mod kept_tests {
                 flips::flips(&kept, &a),
                 flips::flips(&recipes, &b),
                 "the example trials"
+            );
+            let exemplars = exemplars::exemplars(&kept, &a.tallies);
+            assert_eq!(
+                exemplars,
+                exemplars::exemplars(&recipes, &b.tallies),
+                "the retold trials"
+            );
+            assert_eq!(
+                exemplars.is_empty(),
+                !kept.points.iter().any(|p| p.action.is_fight())
             );
         }
     }

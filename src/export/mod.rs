@@ -33,9 +33,9 @@ use crate::study::{DifferenceRow, PointSummary, TuneLine};
 /// Why a study's file could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
-    /// A CSV row that does not fit its header, or a writer that failed.
+    /// A CSV row that does not fit its header.
     #[error("cannot write a CSV file: {0}")]
-    Csv(#[from] ::csv::Error),
+    Csv(::csv::Error),
     /// A JSON file that does not serialize.
     #[error("cannot write a JSON file: {0}")]
     Json(#[from] serde_json::Error),
@@ -77,6 +77,21 @@ pub struct StudyResults<'a> {
     pub exact: bool,
     /// Every point's exact distributions (`subdual exact`; empty for a run, `None` for a point without).
     pub exact_distributions: &'a [Option<Vec<ExactDistribution>>],
+}
+
+impl From<::csv::Error> for ExportError {
+    /// A CSV writer's own fault stays the file's; a failure of what it writes into (a full disk) is the
+    /// destination's, reported with the folder it was going to.
+    fn from(e: ::csv::Error) -> Self {
+        if !e.is_io_error() {
+            return ExportError::Csv(e);
+        }
+        match e.into_kind() {
+            ::csv::ErrorKind::Io(io) => ExportError::Io(io),
+            // `is_io_error` says it is the kind above; any other is still the writer's.
+            other => ExportError::Io(std::io::Error::other(format!("{other:?}"))),
+        }
+    }
 }
 
 /// What makes the bytes of one file, into the writer it is given.

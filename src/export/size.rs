@@ -315,7 +315,7 @@ pub fn projected_memory(scenario: &Scenario, threads: usize) -> u64 {
 }
 
 /// The joint tallies of a run, held from its trials to its files: one a pairing and sweep point, with one
-/// sum a comparison.
+/// sum a comparison; counted twice, as the tallies are (a merge holds the parts it read and their sum).
 fn joints_bytes(scenario: &Scenario) -> u64 {
     use std::mem::size_of;
     let joint = size_of::<Option<crate::stats::paired::Joint>>() as u64 + ALLOCATION;
@@ -324,16 +324,21 @@ fn joints_bytes(scenario: &Scenario) -> u64 {
         .iter()
         .map(|p| {
             let sums = (p.comparisons.len() * size_of::<crate::stats::paired::Cross>()) as u64;
-            (scenario.grid() as u64).saturating_mul(joint + sums)
+            (scenario.grid() as u64).saturating_mul(2 * (joint + sums))
         })
         .fold(0u64, u64::saturating_add)
 }
+
+/// A value a tune evaluated, as its answer holds it: the value's index and its estimates, in a tree's node
+/// (counted generously).
+const EVALUATION: u64 = 512;
 
 /// A reason a point did not run, held in its summary and its rows of differences: the words of an
 /// ineligibility (counted generously) and their block.
 const REASON: u64 = 512 + ALLOCATION;
 
 /// The rows a run holds after its trials until its files are made: every point's summary with its metrics,
+/// every tune's answer at each sweep point with the values it evaluated,
 /// every row of differences and flips, and the four exemplars of each fight point, at their structs' sizes
 /// (each vector is sized up front), with room for a reason in each when a point of the study may be
 /// ineligible.
@@ -368,6 +373,18 @@ fn rows_bytes(scenario: &Scenario, footprints: &[Option<Footprint>]) -> u64 {
     let flips = grid
         .saturating_mul(scenario.pairings.len() as u64)
         .saturating_mul(2 * size(size_of::<crate::study::flips::FlipRow<'_>>()));
+    // A tune's answer at each sweep point, with every value it evaluated (at most each candidate).
+    let tunes = scenario
+        .tunes
+        .iter()
+        .flat_map(|t| &t.rows)
+        .map(|r| {
+            size(size_of::<crate::study::TuneLine<'_>>())
+                + size(size_of::<crate::study::tuning::TunePoint>())
+                + (r.candidates.len() as u64).saturating_mul(EVALUATION)
+                + reason
+        })
+        .fold(0u64, u64::saturating_add);
     let fights = scenario
         .points
         .iter()
@@ -376,6 +393,7 @@ fn rows_bytes(scenario: &Scenario, footprints: &[Option<Footprint>]) -> u64 {
     let exemplars =
         fights.saturating_mul(4 * size(size_of::<crate::study::exemplars::Exemplar<'_>>()));
     summaries
+        .saturating_add(tunes)
         .saturating_add(differences)
         .saturating_add(flips)
         .saturating_add(exemplars)

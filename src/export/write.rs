@@ -348,7 +348,8 @@ impl Destination for Filling<'_> {
 struct Staged {
     path: PathBuf,
     live_path: PathBuf,
-    live: File,
+    /// Held for its lock, which goes with it.
+    _live: File,
 }
 
 impl Staged {
@@ -384,7 +385,7 @@ impl Staged {
             return Ok(Staged {
                 path,
                 live_path,
-                live,
+                _live: live,
             });
         }
     }
@@ -467,11 +468,19 @@ impl Staged {
     }
 
     /// Removes the folder (or, after a swap, the previous study folder under its name), then the live
-    /// file: last, so that an interrupted removal is still recognised as a killed command's.
+    /// file ([`Drop`]).
     fn discard(self) {
+        drop(self);
+    }
+}
+
+impl Drop for Staged {
+    /// The folder goes however the command leaves it, an exporter's panic included; then the live file,
+    /// last, so that an interrupted removal is still recognised as a killed command's (the live file's
+    /// lock goes with the handle, after this).
+    fn drop(&mut self) {
         let _ = remove_any(&self.path);
         let _ = fs::remove_file(&self.live_path);
-        drop(self.live);
     }
 }
 

@@ -280,9 +280,11 @@ pub fn merge<'s>(
     super::check_ours(std::slice::from_ref(scenario), out)?;
     let checked = &parts.checked;
     let work = shard::work(scenario, scenario.trials);
-    let merged = shard::merge(&work, checked).map_err(|e| RunError::Arguments(e.to_string()))?;
-    let (main, candidates) = merged.split_at(work.points);
-    let results = study::results_of(scenario, main.to_vec());
+    let mut merged =
+        shard::merge(&work, checked).map_err(|e| RunError::Arguments(e.to_string()))?;
+    // Moved, not copied: with the parts read, a merge holds two copies of its tallies, as projected.
+    let candidates = merged.split_off(work.points);
+    let results = study::results_of(scenario, merged);
     let summaries = summarize(scenario, &results.tallies);
     let lookup = |asked: &[tuning::Candidate], _: &[engine::Group<'_>]| {
         Ok(asked

@@ -500,7 +500,6 @@ pub(crate) fn split(p: &Prepared, total: i64) -> (u32, u32) {
     (d.real, d.temporary)
 }
 
-/// The distributions of a point: (metric, histogram).
 /// Whether a metric of `action`, a summary or a distribution, reads histogram `hist`: one no metric reads
 /// and no range sizes is never filled, and takes no memory.
 pub fn reads(action: Action, hist: Hist) -> bool {
@@ -510,6 +509,7 @@ pub fn reads(action: Action, hist: Hist) -> bool {
             .any(|&(_, source)| source.hist() == Some(hist))
 }
 
+/// The distributions of a point: (metric, histogram).
 pub fn distributions(
     action: Action,
     tally: &Tally,

@@ -98,7 +98,7 @@ impl From<::csv::Error> for ExportError {
 pub type Make<'m> = dyn FnMut(&mut dyn Write) -> Result<(), ExportError> + 'm;
 
 /// Where a study's files go, each as it is made: a temporary study folder ([`write::write_study`]), or
-/// memory (a `Vec<File>`, for [`files`]).
+/// memory (a `Vec<File>`, where a test wants the bytes).
 pub trait Destination {
     /// Makes the file `name`, whose bytes `make` writes (called once).
     fn make(&mut self, name: &str, make: &mut Make<'_>) -> Result<(), ExportError>;
@@ -248,16 +248,6 @@ pub fn make(
         exporter.export(study, &mut written)?;
     }
     Ok(())
-}
-
-/// The files of `study`, made by `exporters` in order, in memory.
-pub fn files(
-    study: &StudyResults<'_>,
-    exporters: &[&dyn Exporter],
-) -> Result<Vec<File>, ExportError> {
-    let mut files = Vec::new();
-    make(study, exporters, &mut files)?;
-    Ok(files)
 }
 
 #[cfg(test)]

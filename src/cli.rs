@@ -9,13 +9,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::engine;
 use crate::export::size;
+use crate::export::words::thousands;
 use crate::run::shards::{Parts, ShardRun};
 use crate::run::{self, Outputs, RunError, RunOptions, Started, Watch};
 use crate::scenario::Scenario;
 use crate::scenario::locate::visible;
 use crate::stats::metrics;
 use crate::study::shard;
-use crate::study::{DifferenceRow, PointSummary};
+use crate::study::{DifferenceRow, Rows};
 
 /// subdual: Monte Carlo balance simulator for non-lethal combat house rules (AD&D 2e).
 #[derive(Debug, Parser)]
@@ -464,14 +465,7 @@ fn run(args: &RunArgs, out: &mut impl Write) -> Result<()> {
 
 /// What the terminal shows of a study written: its headline table, and how long the charts took.
 fn study_done(out: &mut impl Write, scenario: &Scenario, w: &run::Finished<'_>) -> Result<()> {
-    let table = headline_table(
-        scenario,
-        &w.summaries,
-        &w.differences,
-        w.trials,
-        w.elapsed,
-        &w.dir,
-    );
+    let table = headline_table(scenario, &w.rows, w.trials, w.elapsed, &w.dir);
     write!(out, "{table}")?;
     write!(out, "{}", run::tunes_text(scenario, &w.tunes))?;
     if let Some(seconds) = w.chart_seconds
@@ -681,8 +675,7 @@ fn exact(paths: &[PathBuf], dir: &Path, out: &mut impl Write) -> Result<()> {
 /// its headline metric, with the interval its verdict follows (the Holm-adjusted one) and the verdict.
 pub fn headline_table(
     scenario: &Scenario,
-    summaries: &[PointSummary<'_>],
-    differences: &[DifferenceRow<'_>],
+    study: &Rows<'_>,
     trials: u64,
     elapsed: f64,
     dir: &Path,
@@ -703,15 +696,19 @@ pub fn headline_table(
             scenario.variants[scenario.baseline]
         ));
     }
-    let mut headline_difference: Vec<Option<&DifferenceRow<'_>>> = vec![None; summaries.len()];
-    for d in differences {
-        let action = scenario.points[d.points.0].action;
-        if d.metric == metrics::headline(action) && d.result.is_ok() {
-            headline_difference[d.points.0] = Some(d);
+    let shown = study.points().min(SHOWN_POINTS);
+    let mut headline_difference: Vec<Option<DifferenceRow<'_>>> = vec![None; shown];
+    if compared {
+        for d in study.differences() {
+            let action = scenario.points[d.points.0].action;
+            if d.points.0 < shown && d.metric == metrics::headline(action) && d.result.is_ok() {
+                let at = d.points.0;
+                headline_difference[at] = Some(d);
+            }
         }
     }
     let mut rows = vec![header];
-    for (i, p) in summaries.iter().enumerate() {
+    for (i, p) in study.summaries().take(shown).enumerate() {
         let mut row = vec![p.variant.to_string()];
         row.extend(p.values.iter().map(|v| v.to_string()));
         row.push(p.level_gap.to_string());
@@ -726,7 +723,7 @@ pub fn headline_table(
                 let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
                 row.push(format!("{}{named}", f(e.estimate)));
                 row.push(format!("[{}, {}]", f(e.ci_low), f(e.ci_high)));
-                if let Some(r) = headline_difference[i]
+                if let Some(r) = &headline_difference[i]
                     && let Ok(d) = &r.result
                 {
                     let g = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:+.4}"));
@@ -757,8 +754,19 @@ pub fn headline_table(
         dir.display()
     );
     text.push_str(&table(&rows));
+    if study.points() > shown {
+        text.push_str(&format!(
+            "… the first {} of {} points; every point is in summary.csv\n",
+            thousands(shown as u64),
+            thousands(study.points() as u64)
+        ));
+    }
     text
 }
+
+/// The most points the terminal's headline table lists: a study of 100,000 points is read in its files,
+/// and its table would be 100,000 lines.
+pub const SHOWN_POINTS: usize = 1_000;
 
 fn catalog_text(what: Option<CatalogPart>) -> String {
     use crate::reference::Catalog;
@@ -822,6 +830,51 @@ mod visible_tests {
         assert_eq!(
             bytes,
             ["a\\u{1b}[2Jb\tc\nx\\u{9b}y©é\\u{d}".as_bytes(), &[0xc2]].concat()
+        );
+    }
+}
+
+#[cfg(test)]
+mod headline_tests {
+    use super::*;
+    use crate::study::{self, Rows};
+
+    fn table_of(text: &str) -> (usize, String) {
+        let s = Scenario::parse("s.toml", "s", text.as_bytes()).expect("valid");
+        let results = study::run(&s, 20, &|_| {});
+        let rows = Rows::tallied(&s, results, Vec::new());
+        (
+            s.points.len(),
+            headline_table(&s, &rows, 20, 0.5, Path::new("out/s")),
+        )
+    }
+
+    #[test]
+    fn the_headline_table_lists_the_first_points_and_says_where_the_rest_are() {
+        let text = include_str!("../scenarios/mugging-level-gap.toml");
+        let (points, small) = table_of(text);
+        // The line of the study, the header, and every point.
+        assert_eq!(small.lines().count(), 2 + points, "{small}");
+        assert!(!small.contains("the first"));
+        // 2 variants × 20 levels × 33 armor classes.
+        let big = text.split("[[chart]]").next().unwrap_or(text).replacen(
+            "[sweep]\n",
+            "[sweep]\n\"victim.ac\" = { from = -16, to = 16 }\n",
+            1,
+        );
+        let (points, big) = table_of(&big);
+        assert_eq!(points, 1320);
+        assert_eq!(big.lines().count(), 2 + SHOWN_POINTS + 1, "{big}");
+        assert!(
+            big.ends_with("… the first 1,000 of 1,320 points; every point is in summary.csv\n"),
+            "{}",
+            big.lines().last().unwrap_or("")
+        );
+        // The other variant's rows show their difference from the baseline.
+        let last = big.lines().nth(1 + SHOWN_POINTS).unwrap_or("");
+        assert!(
+            last.contains('[') && last.matches('[').count() == 2,
+            "{last}"
         );
     }
 }

@@ -63,18 +63,36 @@ fn pair_lead(
 }
 
 fn lead(p: &PointSummary<'_>) -> Vec<String> {
-    let mut row = vec![p.variant.to_string()];
-    row.extend(p.values.iter().map(|v| v.to_string()));
-    row.push(p.level_gap.to_string());
+    lead_of(p.variant, p.values, p.level_gap)
+}
+
+/// The lead cells of a row of one point: variant, sweep values and level gap.
+fn lead_of(
+    variant: &str,
+    values: &[crate::scenario::sweep::SweepValue],
+    level_gap: i32,
+) -> Vec<String> {
+    let mut row = vec![variant.to_string()];
+    row.extend(values.iter().map(|v| v.to_string()));
+    row.push(level_gap.to_string());
     row
+}
+
+/// The lead cells of a row of point `point` of `scenario`.
+fn point_lead(scenario: &Scenario, point: &crate::scenario::Point) -> Vec<String> {
+    lead_of(
+        &scenario.variants[point.variant],
+        &point.values,
+        point.level_gap,
+    )
 }
 
 /// `summary.csv`: one row per variant, point and metric. With `with_exact`, a last column `exact` holds the
 /// exact value where it is known (single actions), empty elsewhere.
-pub fn summary_csv(
+pub fn summary_csv<'a>(
     out: &mut dyn Write,
     scenario: &Scenario,
-    summaries: &[PointSummary<'_>],
+    summaries: impl IntoIterator<Item = PointSummary<'a>>,
     with_exact: bool,
 ) -> Result<(), ExportError> {
     let mut w = writer(out);
@@ -96,7 +114,7 @@ pub fn summary_csv(
         match &p.result {
             Ok(metrics) => {
                 for m in metrics {
-                    let mut row = lead(p);
+                    let mut row = lead(&p);
                     let v = m.value;
                     row.extend([
                         m.metric.to_string(),
@@ -114,7 +132,7 @@ pub fn summary_csv(
                 }
             }
             Err(reason) => {
-                let mut row = lead(p);
+                let mut row = lead(&p);
                 row.extend([
                     "ineligible".to_string(),
                     String::new(),
@@ -138,7 +156,6 @@ pub fn summary_csv(
 pub fn distributions_csv(
     out: &mut dyn Write,
     scenario: &Scenario,
-    summaries: &[PointSummary<'_>],
     tallies: &[Option<Tally>],
 ) -> Result<(), ExportError> {
     let mut w = writer(out);
@@ -146,12 +163,12 @@ pub fn distributions_csv(
         scenario,
         &["metric", "value", "count", "probability"],
     ))?;
-    for (p, tally) in summaries.iter().zip(tallies) {
+    for (p, tally) in scenario.points.iter().zip(tallies) {
         let Some(tally) = tally else { continue };
         for (metric, hist) in metrics::distributions(p.action, tally) {
             let total = hist.total();
             for (value, count) in hist.iter() {
-                let mut row = lead(p);
+                let mut row = point_lead(scenario, p);
                 row.extend([
                     metric.to_string(),
                     value.to_string(),
@@ -170,15 +187,14 @@ pub fn distributions_csv(
 pub fn exact_distributions_csv(
     out: &mut dyn Write,
     scenario: &Scenario,
-    summaries: &[PointSummary<'_>],
     distributions: &[Option<Vec<ExactDistribution>>],
 ) -> Result<(), ExportError> {
     let mut w = writer(out);
     w.write_record(header(scenario, &["metric", "value", "probability"]))?;
-    for (p, exact) in summaries.iter().zip(distributions) {
+    for (p, exact) in scenario.points.iter().zip(distributions) {
         for d in exact.iter().flatten() {
             for (value, probability) in &d.values {
-                let mut row = lead(p);
+                let mut row = point_lead(scenario, p);
                 row.extend([
                     d.metric.to_string(),
                     value.to_string(),
@@ -195,10 +211,10 @@ pub fn exact_distributions_csv(
 /// (docs/scenarios.md), each with its plain interval and its Holm-adjusted (simultaneous) one, which its
 /// verdict follows. `baseline_metric` is appended (the baseline's metric compared, which differs from
 /// `metric` only across actions), and with `with_exact` a last column `exact`.
-pub fn differences_csv(
+pub fn differences_csv<'a>(
     out: &mut dyn Write,
     scenario: &Scenario,
-    rows: &[DifferenceRow<'_>],
+    rows: impl IntoIterator<Item = DifferenceRow<'a>>,
     with_exact: bool,
 ) -> Result<(), ExportError> {
     let mut w = writer(out);
@@ -409,7 +425,7 @@ impl Exporter for SummaryCsv {
         written: &mut Written<'_>,
     ) -> Result<(), ExportError> {
         written.file(self.0, |w| {
-            summary_csv(w, study.scenario, study.summaries, study.exact)
+            summary_csv(w, study.scenario, study.rows.summaries(), study.exact)
         })
     }
 }
@@ -424,7 +440,7 @@ impl Exporter for DistributionsCsv {
         written: &mut Written<'_>,
     ) -> Result<(), ExportError> {
         written.file("distributions.csv", |w| {
-            distributions_csv(w, study.scenario, study.summaries, study.tallies)
+            distributions_csv(w, study.scenario, study.rows.tallies())
         })
     }
 }
@@ -439,12 +455,7 @@ impl Exporter for ExactDistributionsCsv {
         written: &mut Written<'_>,
     ) -> Result<(), ExportError> {
         written.file(super::EXACT_FILES[1], |w| {
-            exact_distributions_csv(
-                w,
-                study.scenario,
-                study.summaries,
-                study.exact_distributions,
-            )
+            exact_distributions_csv(w, study.scenario, study.exact_distributions)
         })
     }
 }
@@ -462,7 +473,7 @@ impl Exporter for DifferencesCsv {
             return Ok(());
         }
         written.file(self.0, |w| {
-            differences_csv(w, study.scenario, study.differences, study.exact)
+            differences_csv(w, study.scenario, study.rows.differences(), study.exact)
         })
     }
 }

@@ -23,12 +23,11 @@ use crate::digest::Digesting;
 use crate::export::chart::Drawn;
 use crate::export::manifest::{Manifest, RunInfo, WrittenFile};
 use crate::scenario::Scenario;
-use crate::stats::Tally;
 use crate::stats::exact::ExactDistribution;
 use crate::study::exemplars::Exemplar;
 use crate::study::flips::FlipRow;
 use crate::study::tuning::TunePoint;
-use crate::study::{DifferenceRow, PointSummary, TuneLine};
+use crate::study::{Rows, TuneLine};
 
 /// Why a study's file could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -55,12 +54,9 @@ pub struct StudyResults<'a> {
     pub scenario: &'a Scenario,
     /// Trials every point ran.
     pub trials: u64,
-    /// One tally per point (`None` for an ineligible point).
-    pub tallies: &'a [Option<Tally>],
-    /// One summary per point.
-    pub summaries: &'a [PointSummary<'a>],
-    /// The differences from the baseline.
-    pub differences: &'a [DifferenceRow<'a>],
+    /// One summary per point and the differences from the baseline, made as each file reads them, and
+    /// the tallies they are made from.
+    pub rows: &'a Rows<'a>,
     /// How often each variant and the baseline part each way (empty without variants, or for `exact`).
     pub flips: &'a [FlipRow<'a>],
     /// The exemplary trials of every fight point (empty without fights, or for `exact`).

@@ -28,10 +28,10 @@ use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
 use crate::stats::interval::Estimate;
 use crate::stats::metrics;
-use crate::study::DifferenceRow;
 use crate::study::exemplars::Exemplar;
 use crate::study::flips::FlipRow;
 use crate::study::tuning::Status;
+use crate::study::{DifferenceRow, Rows};
 use crate::study::{PointSummary, TuneLine};
 
 /// Appends formatted text to a `String`: the page is built in memory, where appending cannot fail, so
@@ -71,10 +71,8 @@ pub struct Report<'a> {
     pub manifest: &'a Manifest,
     /// How the run went, as run.json has it.
     pub run: &'a RunInfo,
-    /// One summary per point.
-    pub summaries: &'a [PointSummary<'a>],
-    /// The differences from the baseline, as differences.csv.
-    pub differences: &'a [DifferenceRow<'a>],
+    /// One summary per point, and the differences from the baseline as differences.csv has them.
+    pub rows: &'a Rows<'a>,
     /// The tunes' answers, as tune.csv.
     pub tunes: &'a [TuneLine<'a>],
     /// The variants' flips against the baseline, as flips.csv.
@@ -100,8 +98,7 @@ impl Exporter for ReportHtml {
             scenario: study.scenario,
             manifest: written.manifest(study),
             run: study.run,
-            summaries: study.summaries,
-            differences: study.differences,
+            rows: study.rows,
             tunes: study.tunes,
             flips: study.flips,
             exemplars: study.exemplars,
@@ -567,8 +564,8 @@ fn inline_svg(text: &str, label: &str) -> Option<String> {
 fn headline(page: &mut String, r: &Report<'_>) {
     let s = r.scenario;
     let file_metric = metrics::headline(s.action);
-    let several = r
-        .summaries
+    let several = s
+        .points
         .iter()
         .any(|p| metrics::headline(p.action) != file_metric);
     let mut cells = vec![("variant".to_string(), false)];
@@ -591,7 +588,7 @@ fn headline(page: &mut String, r: &Report<'_>) {
     cells.push(("trials".to_string(), true));
     // The metrics of the points that ran, in order, for the glossary under the table.
     let mut used: Vec<&str> = Vec::new();
-    for p in r.summaries {
+    for p in r.rows.summaries() {
         let metric = metrics::headline(p.action);
         if p.result.is_ok() && !used.contains(&metric) {
             used.push(metric);
@@ -641,8 +638,8 @@ fn headline(page: &mut String, r: &Report<'_>) {
         page,
         "headline",
         &head(&cells),
-        r.summaries,
-        row,
+        r.rows.summaries(),
+        |p| row(&p),
         "summary.csv",
     );
     if !used.is_empty() {
@@ -742,22 +739,29 @@ fn differences(page: &mut String, r: &Report<'_>) {
         }
         row
     };
-    let headline = r.differences.iter().filter(|d| {
+    let headline = r.rows.differences().filter(|d| {
         d.result.is_err() || d.metric == metrics::headline(s.points[d.points.0].action)
     });
-    table(page, "differences", &head, headline, row, "differences.csv");
+    table(
+        page,
+        "differences",
+        &head,
+        headline,
+        |d| row(&d),
+        "differences.csv",
+    );
     policies(page, r);
     putln!(
         page,
         "<details><summary>Every metric ({} rows)</summary>",
-        thousands(r.differences.len() as u64)
+        thousands(r.rows.difference_count() as u64)
     );
     table(
         page,
         "differences-all",
         &head,
-        r.differences,
-        row,
+        r.rows.differences(),
+        |d| row(&d),
         "differences.csv",
     );
     page.push_str("</details>\n");
@@ -771,7 +775,7 @@ fn policies(page: &mut String, r: &Report<'_>) {
         if !a.path.ends_with(".target") {
             continue;
         }
-        let along = crate::study::verdicts_along(s, r.differences, axis);
+        let along = crate::study::verdicts_along(s, r.rows.differences(), axis);
         if along.is_empty() {
             continue;
         }
@@ -913,7 +917,7 @@ fn tunes(page: &mut String, r: &Report<'_>) {
 fn ineligible(page: &mut String, r: &Report<'_>) {
     let s = r.scenario;
     let mut rows = Vec::new();
-    for p in r.summaries {
+    for p in r.rows.summaries() {
         if let Err(reason) = &p.result {
             let values: Vec<&SweepValue> = p.values.iter().collect();
             rows.push(
@@ -1005,44 +1009,37 @@ mod tests {
     use super::*;
     use crate::export::chart;
     use crate::study;
+    use crate::study::tune_lines;
     use crate::study::tuning;
-    use crate::study::{summarize, tune_lines};
 
     /// Builds the report of `text` run at a few trials, as `run` does.
     pub(super) fn report_of(text: &str, exact: bool, draw: bool) -> String {
         let mut s = Scenario::parse("study.toml", "study", text.as_bytes()).expect("valid");
         s.trials = 400;
         let results = study::run(&s, s.trials, &|_| {});
-        let mut summaries = summarize(&s, &results.tallies);
-        if exact {
-            for (point, summary) in s.points.iter().zip(summaries.iter_mut()) {
-                let (Ok(p), Ok(ms)) = (&point.prepare(), &mut summary.result) else {
-                    continue;
-                };
-                let values = crate::stats::exact::exact(p, point.action).expect("exact");
-                for m in ms.iter_mut() {
-                    m.exact = values
-                        .iter()
-                        .find(|e| e.metric == m.metric)
-                        .and_then(|e| e.exact);
-                }
-            }
-        }
-        let mut differences = study::differences(&s, &results);
-        if exact {
-            study::add_exact(&mut differences, &summaries);
-        }
+        // Each point's exact value of every metric, in its table's order, as `run --exact` keeps them.
+        let exact_values = if exact {
+            s.points
+                .iter()
+                .zip(&results.tallies)
+                .map(|(point, tally)| {
+                    let (Ok(p), Some(_)) = (&point.prepare(), tally) else {
+                        return None;
+                    };
+                    let values = crate::stats::exact::exact(p, point.action).expect("exact");
+                    Some(study::rows::in_table_order(point.action, &values))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let flips = study::flips::flips(&s, &results);
+        let exemplars = study::exemplars::exemplars(&s, &results.tallies);
+        let rows = Rows::tallied(&s, results, exact_values);
+        let summaries: Vec<_> = rows.summaries().collect();
         let solved = tuning::solve(&s, &summaries, s.trials, exact, &|_| {});
         let lines = tune_lines(&s, &solved);
-        let files = chart::render(
-            &s,
-            &summaries,
-            &results.tallies,
-            &differences,
-            &solved,
-            s.trials,
-        )
-        .expect("charts");
+        let files = chart::render(&s, &rows, &solved, s.trials).expect("charts");
         let manifest = Manifest {
             tool: "subdual".into(),
             version: "0.1.0".into(),
@@ -1062,14 +1059,11 @@ mod tests {
             command: "subdual run study.toml".into(),
             shards: Vec::new(),
         };
-        let flips = study::flips::flips(&s, &results);
-        let exemplars = study::exemplars::exemplars(&s, &results.tallies);
         let bytes = report_html(&Report {
             scenario: &s,
             manifest: &manifest,
             run: &run,
-            summaries: &summaries,
-            differences: &differences,
+            rows: &rows,
             tunes: &lines,
             flips: &flips,
             exemplars: &exemplars,

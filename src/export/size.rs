@@ -245,7 +245,8 @@ fn recipe_heap(recipe: &Recipe) -> u64 {
 /// and a merge's copy of them), each histogram at every value its range can hold; then, while the trials
 /// run, each worker's group prepared (a work item prepares its points and drops them when it ends) and
 /// the partial results of the work items in flight, or after them the rows the files are made of
-/// (every summary, and every row of differences, flips and exemplars) and the report and charts, made in memory (the CSV files go to disk as they are made).
+/// ([`rows_bytes`]) and the report and charts, made in memory (the CSV files go to disk as they are made,
+/// their summaries and differences made as they are read).
 /// A histogram's pages that no value reaches are never touched, so a sweep of wide-ranging damage may take
 /// a fraction of its projection. Each point is prepared here to size its tally, one at a time. Saturates
 /// rather than wraps.
@@ -337,11 +338,17 @@ const EVALUATION: u64 = 512;
 /// ineligibility (counted generously) and their block.
 const REASON: u64 = 512 + ALLOCATION;
 
-/// The rows a run holds after its trials until its files are made: every point's summary with its metrics,
-/// every tune's answer at each sweep point with the values it evaluated,
-/// every row of differences and flips, and the four exemplars of each fight point, at their structs' sizes
-/// (each vector is sized up front), with room for a reason in each when a point of the study may be
-/// ineligible.
+/// What a row of differences takes while Holm's adjustment is worked out over all of them: its p-value, its
+/// adjusted p-value and its level (an `Option<f64>` each), the p-value again in the ranking, and the two
+/// `f64`s kept of it ([`crate::study::Rows`]).
+const JUDGING: u64 = 5 * 16;
+
+/// The rows a run holds after its trials until its files are made, at their structs' sizes (each vector is
+/// sized up front), with room for a reason in each when a point of the study may be ineligible: every
+/// tune's answer at each sweep point with the values it evaluated, every row of flips, the four exemplars
+/// of each fight point, and Holm's adjustment of every row of differences. The summaries and differences
+/// themselves are made as they are read ([`crate::study::Rows`]), but held while charts are drawn (the
+/// differences only for a chart of them) and the summaries while tunes are solved.
 fn rows_bytes(scenario: &Scenario, footprints: &[Option<Footprint>]) -> u64 {
     use std::mem::size_of;
     let size = |bytes: usize| bytes as u64;
@@ -350,9 +357,11 @@ fn rows_bytes(scenario: &Scenario, footprints: &[Option<Footprint>]) -> u64 {
     } else {
         0
     };
+    let held = !scenario.charts.is_empty() || !scenario.tunes.is_empty();
     let summaries = scenario
         .points
         .iter()
+        .filter(|_| held)
         .map(|p| {
             let metrics = metrics::summary_metrics(p.action).count();
             size(size_of::<crate::study::PointSummary<'_>>())
@@ -362,12 +371,21 @@ fn rows_bytes(scenario: &Scenario, footprints: &[Option<Footprint>]) -> u64 {
         })
         .fold(0u64, u64::saturating_add);
     let grid = scenario.grid() as u64;
+    let charted = scenario
+        .charts
+        .iter()
+        .any(|c| c.kind == crate::scenario::chart::ChartKind::Difference);
+    let row = if charted {
+        size(size_of::<crate::study::DifferenceRow<'_>>()) + reason
+    } else {
+        0
+    };
     let differences = scenario
         .pairings
         .iter()
         .map(|p| {
             let rows = grid.saturating_mul(p.comparisons.len().max(1) as u64);
-            rows.saturating_mul(size(size_of::<crate::study::DifferenceRow<'_>>()) + reason)
+            rows.saturating_mul(JUDGING + row)
         })
         .fold(0u64, u64::saturating_add);
     let flips = grid
@@ -554,8 +572,8 @@ mod tests {
         let results = study::run(&s, s.trials, &|_| {});
         let summaries = summarize(&s, &results.tallies);
         let mut bytes = Vec::new();
-        summary_csv(&mut bytes, &s, &summaries, true).unwrap();
-        distributions_csv(&mut bytes, &s, &summaries, &results.tallies).unwrap();
+        summary_csv(&mut bytes, &s, summaries, true).unwrap();
+        distributions_csv(&mut bytes, &s, &results.tallies).unwrap();
         let written = bytes.len();
         let projected = projected_bytes(&s, s.trials) as usize;
         assert!(projected >= written, "{projected} < {written}");

@@ -85,12 +85,11 @@ pub fn exact(scenario: &Scenario, out: &Path) -> Result<ExactWritten, RunError> 
         tuning::solve_exact(scenario)
     };
     let lines = tune_lines(scenario, &solved);
+    let rows = study::Rows::held(scenario, summaries, differences);
     let study = StudyResults {
         scenario,
         trials: scenario.trials,
-        tallies: &[],
-        summaries: &summaries,
-        differences: &differences,
+        rows: &rows,
         // Nothing was run: no trial to name.
         flips: &[],
         exemplars: &[],

@@ -23,7 +23,8 @@ use crate::scenario::locate::ScenarioError;
 use crate::scenario::tune::Target;
 use crate::scenario::{Point, Scenario};
 use crate::stats::metrics;
-use crate::study::{self, DifferenceRow, PointSummary, TuneLine, summarize, tune_lines, tuning};
+use crate::study::summary::summary_of;
+use crate::study::{self, PointSummary, Rows, TuneLine, tune_lines, tuning};
 
 /// Why a command failed; [`RunError::exit_code`] says how the program ends.
 #[derive(Debug, thiserror::Error)]
@@ -162,14 +163,12 @@ pub struct RunOptions {
 pub const DEFAULT_MAX_TRIALS: u64 = 1 << 30;
 
 /// A study written: what the terminal shows of it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Finished<'s> {
     /// The study folder.
     pub dir: PathBuf,
-    /// One summary per point.
-    pub summaries: Vec<PointSummary<'s>>,
-    /// The differences from the baseline.
-    pub differences: Vec<DifferenceRow<'s>>,
+    /// One summary per point and the differences from the baseline, made as they are read.
+    pub rows: Rows<'s>,
     /// Every tune's answer at every point, as tune.csv.
     pub tunes: Vec<TuneLine<'s>>,
     /// Trials every point ran.
@@ -451,27 +450,26 @@ pub fn run<'s>(
         Some(_) => engine::BLOCK_SIZE,
         None => scenario.trials,
     };
-    let (results, summaries) = loop {
+    let results = loop {
         let total = scenario.eligible_points() as u64 * trials;
         let results = {
             let bar = watch.progress(total, &scenario.stem);
             engine::with_threads(threads, || study::run(scenario, trials, &|n| bar.add(n)))
                 .map_err(|e| RunError::Threads(Some(e)))?
         };
-        let summaries = summarize(scenario, &results.tallies);
         match options.target_error {
-            Some(target) if !within(scenario, &summaries, target) => {
+            Some(target) if !within(scenario, &results, target) => {
                 let most = options.max_trials.unwrap_or(DEFAULT_MAX_TRIALS);
                 if trials >= most {
                     watch.warn(&format!(
                         "{}: stopped at {trials} trials a point (--max-trials {most}) before every headline interval reached ±{target}",
                         scenario.file
                     ));
-                    break (results, summaries);
+                    break results;
                 }
                 trials = (trials * 2).min(most)
             }
-            _ => break (results, summaries),
+            _ => break results,
         }
     };
     let simulate = |_: &[tuning::Candidate], groups: &[engine::Group<'_>]| {
@@ -490,7 +488,6 @@ pub fn run<'s>(
     let ran = Ran {
         scenario,
         results,
-        summaries,
         trials,
     };
     finish(
@@ -506,14 +503,16 @@ pub fn run<'s>(
 
 /// Whether every headline metric's interval half-width is at most `target` (points without a value, such
 /// as a mean over no trial, do not hold the run back).
-fn within(scenario: &Scenario, summaries: &[PointSummary<'_>], target: f64) -> bool {
+fn within(scenario: &Scenario, results: &study::Results, target: f64) -> bool {
     let headline = metrics::headline(scenario.action);
-    summaries.iter().all(|p| match p.metric(headline) {
-        Some(e) => match (e.ci_low, e.ci_high) {
-            (Some(low), Some(high)) => (high - low) / 2.0 <= target,
-            _ => true,
-        },
-        None => true,
+    (0..scenario.points.len()).all(|i| {
+        match summary_of(scenario, i, results.tallies[i].as_ref()).metric(headline) {
+            Some(e) => match (e.ci_low, e.ci_high) {
+                (Some(low), Some(high)) => (high - low) / 2.0 <= target,
+                _ => true,
+            },
+            None => true,
+        }
     })
 }
 
@@ -521,7 +520,6 @@ fn within(scenario: &Scenario, summaries: &[PointSummary<'_>], target: f64) -> b
 struct Ran<'s> {
     scenario: &'s Scenario,
     results: study::Results,
-    summaries: Vec<PointSummary<'s>>,
     trials: u64,
 }
 
@@ -548,16 +546,13 @@ fn finish<'s>(
     let Ran {
         scenario,
         results,
-        mut summaries,
         trials,
     } = ran;
-    if outputs.exact {
-        add_exact(scenario, &mut summaries, run.threads, watch)?;
-    }
-    let mut differences = study::differences(scenario, &results);
-    if outputs.exact {
-        study::add_exact(&mut differences, &summaries);
-    }
+    let exact = if outputs.exact {
+        exact_values(scenario, &results.tallies, run.threads, watch)?
+    } else {
+        Vec::new()
+    };
     // The trials flips.csv and exemplars.csv name, replayed after the points ran.
     let (flips, exemplars) = engine::with_threads(run.threads, || {
         (
@@ -566,10 +561,13 @@ fn finish<'s>(
         )
     })
     .map_err(|e| RunError::Threads(Some(e)))?;
+    let rows = Rows::tallied(scenario, results, exact);
     let tuned = if scenario.tunes.is_empty() {
         Vec::new()
     } else {
-        // The search asks round by round; a failure to start the workers ends it with no answer.
+        // The search asks round by round; a failure to start the workers ends it with no answer. It reads
+        // the summaries at every point, so they are held while it runs.
+        let summaries: Vec<PointSummary<'_>> = rows.summaries().collect();
         let failed = std::cell::Cell::new(false);
         let solved = tuning::solve_with(scenario, &summaries, outputs.exact, &|asked, groups| {
             candidates(asked, groups).unwrap_or_else(|_| {
@@ -589,24 +587,14 @@ fn finish<'s>(
     let mut charts: Option<Vec<Drawn>> = None;
     if outputs.charts {
         let clock = Instant::now();
-        let drawn = chart::render(
-            scenario,
-            &summaries,
-            &results.tallies,
-            &differences,
-            &tuned,
-            trials,
-        )
-        .map_err(RunError::Chart)?;
+        let drawn = chart::render(scenario, &rows, &tuned, trials).map_err(RunError::Chart)?;
         charts = Some(drawn);
         chart_seconds = Some(clock.elapsed().as_secs_f64());
     }
     let study = StudyResults {
         scenario,
         trials,
-        tallies: &results.tallies,
-        summaries: &summaries,
-        differences: &differences,
+        rows: &rows,
         flips: &flips,
         exemplars: &exemplars,
         tuned: &tuned,
@@ -623,8 +611,7 @@ fn finish<'s>(
     .map_err(|e| not_written(out, scenario, e))?;
     Ok(Finished {
         dir,
-        summaries,
-        differences,
+        rows,
         tunes: lines,
         trials,
         elapsed,
@@ -632,17 +619,22 @@ fn finish<'s>(
     })
 }
 
-/// Fills in the exact value of every metric of every point that has one, the points side by side on
-/// `threads` workers (a fight's chain can take seconds), counted on `watch`. The points refused by their
-/// shape were named before the run (`without_exact`); a fight whose chain passes its bounds is named now, in
-/// a warning. Their `exact` cells stay empty.
-fn add_exact(
+/// The exact value of every metric of every point that ran and has one, per point in its summary table's
+/// order, the points side by side on `threads` workers (a fight's chain can take seconds), counted on
+/// `watch`. The points refused by their shape were named before the run (`without_exact`); a fight whose
+/// chain passes its bounds is named now, in a warning. Their `exact` cells stay empty.
+fn exact_values(
     scenario: &Scenario,
-    summaries: &mut [PointSummary<'_>],
+    tallies: &[Option<crate::stats::Tally>],
     threads: usize,
     watch: &dyn Watch,
-) -> Result<(), RunError> {
-    let ran: Vec<bool> = summaries.iter().map(|s| s.result.is_ok()).collect();
+) -> Result<Vec<Option<Vec<Option<f64>>>>, RunError> {
+    let ran: Vec<bool> = scenario
+        .points
+        .iter()
+        .zip(tallies)
+        .map(|(p, t)| p.recipe.is_ok() && t.is_some())
+        .collect();
     let exact = {
         let bar = watch.points(ran.len() as u64, &format!("{} exact", scenario.stem));
         engine::with_threads(threads, || {
@@ -650,13 +642,11 @@ fn add_exact(
         })
         .map_err(|e| RunError::Threads(Some(e)))?
     };
-    for ((point, summary), exact) in scenario.points.iter().zip(summaries.iter_mut()).zip(exact) {
-        let (Ok(metrics), Some(exact)) = (&mut summary.result, exact) else {
-            continue;
-        };
+    let mut values = Vec::with_capacity(exact.len());
+    for ((point, ran), exact) in scenario.points.iter().zip(ran).zip(exact) {
         let exact = match exact {
-            Ok(exact) => exact.metrics,
-            Err(why) => {
+            Some(Ok(exact)) if ran => exact.metrics,
+            Some(Err(why)) if ran => {
                 if point
                     .prepare()
                     .is_ok_and(|p| crate::stats::exact::check(&p).is_ok())
@@ -666,17 +656,17 @@ fn add_exact(
                         point_label(scenario, point)
                     ));
                 }
+                values.push(None);
+                continue;
+            }
+            _ => {
+                values.push(None);
                 continue;
             }
         };
-        for m in metrics.iter_mut() {
-            m.exact = exact
-                .iter()
-                .find(|e| e.metric == m.metric)
-                .and_then(|e| e.exact);
-        }
+        values.push(Some(study::rows::in_table_order(point.action, &exact)));
     }
-    Ok(())
+    Ok(values)
 }
 
 /// The exact values of the points of `scenario` that `wanted` names (and that have a prepared point), side

@@ -9,7 +9,7 @@ use crate::export::manifest::{RunInfo, ShardInfo};
 use crate::export::write::write_part;
 use crate::scenario::Scenario;
 use crate::study::shard::{self, Checked, Header};
-use crate::study::{self, summarize, tuning};
+use crate::study::{self, tuning};
 
 use super::{Finished, Outputs, Ran, RunError, RunOptions, Started, Watch, finish};
 
@@ -285,7 +285,6 @@ pub fn merge<'s>(
     // Moved, not copied: with the parts read, a merge holds two copies of its tallies, as projected.
     let candidates = merged.split_off(work.points);
     let results = study::results_of(scenario, merged);
-    let summaries = summarize(scenario, &results.tallies);
     let lookup = |asked: &[tuning::Candidate], _: &[engine::Group<'_>]| {
         Ok(asked
             .iter()
@@ -310,7 +309,6 @@ pub fn merge<'s>(
     let ran = Ran {
         scenario,
         results,
-        summaries,
         trials: scenario.trials,
     };
     finish(ran, out, outputs, &lookup, watch, run, started)

@@ -173,6 +173,17 @@ impl Point {
         }
     }
 
+    /// What the point's metrics read of its action besides its tallies: its prepared action when its
+    /// metrics read a fact of it, else nothing prepared ([`metrics::reads_facts`]); or why the rules forbid
+    /// it here.
+    pub fn facts(&self) -> Result<metrics::PointFacts<'_>, Ineligible> {
+        match &self.recipe {
+            Err(why) => Err(why.clone()),
+            Ok(_) if !metrics::reads_facts(self.action) => Ok(metrics::PointFacts::Unread),
+            Ok(_) => self.prepare().map(metrics::PointFacts::Prepared),
+        }
+    }
+
     /// The point as an engine group runs it: its kept action, else its recipe (`None` when ineligible).
     pub fn runnable(&self) -> Option<Runnable<'_>> {
         match (&self.recipe, &self.kept) {

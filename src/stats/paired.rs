@@ -15,7 +15,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 use crate::rules::action::{Action, Prepared};
 use crate::rules::maneuver::{Counter, Hist};
 pub use crate::stats::metrics::Kind;
-use crate::stats::metrics::{OnOutcome, Record, Sink, Source, split, summary_table};
+use crate::stats::metrics::{Facts, OnOutcome, Record, Sink, Source, split, summary_table};
 use crate::stats::tally::{COUNTERS, HISTOGRAMS, Moments, Tally};
 
 /// The most trials a [`Log`] holds: a chunk of paired trials, run before their pairs are summed.
@@ -76,7 +76,7 @@ impl Log {
 /// The part of a histogram's value that a metric reads: the real or the temporary part of a damage total,
 /// or the value itself.
 #[inline(always)]
-fn part(source: Source, p: &Prepared, value: i64) -> i64 {
+fn part(source: Source, p: &(impl Facts + ?Sized), value: i64) -> i64 {
     match source {
         Source::RealPart(_) => i64::from(split(p, value).0),
         Source::TemporaryPart(_) => i64::from(split(p, value).1),
@@ -399,7 +399,7 @@ pub fn add_pairs(
 }
 
 /// The marginal sums of a metric over a point's trials: (trials where it exists, Σx, Σx²).
-fn marginal(source: Source, p: &Prepared, tally: &Tally) -> Moments {
+fn marginal(source: Source, p: &(impl Facts + ?Sized), tally: &Tally) -> Moments {
     match source {
         Source::Count(c) => Moments {
             n: tally.trials,
@@ -509,8 +509,8 @@ fn centered(product: f64, x_where_y: f64, y_where_x: f64, both: f64, rx: f64, ry
 /// baseline's, and their joint cross sums.
 pub fn difference(
     c: &Comparison,
-    (pa, ta): (&Prepared, &Tally),
-    (pb, tb): (&Prepared, &Tally),
+    (pa, ta): (&(impl Facts + ?Sized), &Tally),
+    (pb, tb): (&(impl Facts + ?Sized), &Tally),
     cross: &Cross,
     trials: u64,
     z: f64,

@@ -4,18 +4,20 @@
 pub mod exemplars;
 pub mod flips;
 pub mod replay;
+pub mod rows;
 pub mod shard;
 pub mod summary;
 pub mod tuning;
 
+pub use rows::Rows;
 pub use summary::{PointSummary, TuneLine, summarize, tune_lines};
 
 use crate::engine::{self, Group};
-use crate::rules::action::Prepared;
 use crate::scenario::Scenario;
 use crate::scenario::sweep::SweepValue;
 use crate::stats::Tally;
 use crate::stats::interval;
+use crate::stats::metrics::PointFacts;
 use crate::stats::paired::{self, Difference, Joint};
 
 /// The tallies of a run.
@@ -122,7 +124,7 @@ impl AlongAxis<'_> {
 /// order the rows come; rows without a difference are left out.
 pub fn verdicts_along<'a>(
     scenario: &Scenario,
-    rows: &[DifferenceRow<'a>],
+    rows: impl IntoIterator<Item = DifferenceRow<'a>>,
     axis: usize,
 ) -> Vec<AlongAxis<'a>> {
     let mut out: Vec<AlongAxis<'a>> = Vec::new();
@@ -154,11 +156,25 @@ pub fn verdicts_along<'a>(
     out
 }
 
-/// Every difference of a run: variants in order, sweep points in order, the variant's metrics in order;
-/// Holm's adjustment over all of them, and each verdict at the scenario's confidence.
+/// Every difference of a run, held: variants in order, sweep points in order, the variant's metrics in
+/// order; Holm's adjustment over all of them, and each verdict at the scenario's confidence. A study's files
+/// read them made as they go ([`Rows`]); this is the same rows at once.
 pub fn differences<'a>(scenario: &'a Scenario, results: &Results) -> Vec<DifferenceRow<'a>> {
+    let mut rows: Vec<DifferenceRow<'a>> = differences_of(scenario, results).collect();
+    judge(&mut rows, scenario.confidence);
+    rows
+}
+
+/// The rows of [`differences`] before Holm's adjustment, made one pairing and sweep point at a time.
+fn differences_of<'a, 'r>(
+    scenario: &'a Scenario,
+    results: &'r Results,
+) -> impl Iterator<Item = DifferenceRow<'a>> + 'r
+where
+    'a: 'r,
+{
     let z = interval::z_for(scenario.confidence);
-    rows(scenario, |k, g, (a, pa), (b, pb)| {
+    rows(scenario, move |k, g, (a, pa), (b, pb)| {
         let (Some(ta), Some(tb), Some(joint)) = (
             &results.tallies[a],
             &results.tallies[b],
@@ -184,64 +200,61 @@ pub fn differences<'a>(scenario: &'a Scenario, results: &Results) -> Vec<Differe
     })
 }
 
-/// The rows of differences.csv, one pairing and sweep point at a time: an ineligible side gives one row
-/// with its reason, else `compare(pairing, grid point, (variant's index, point), (baseline's index, point))`
-/// gives one result per comparison of the pairing (or why there is none). Holm and the verdicts follow.
-fn rows<'a>(
+/// The rows of differences.csv, one pairing and sweep point at a time, before Holm's adjustment: an
+/// ineligible side gives one row with its reason, else `compare(pairing, grid point, (variant's index,
+/// facts), (baseline's index, facts))` gives one result per comparison of the pairing (or why there is
+/// none).
+fn rows<'a, 'f>(
     scenario: &'a Scenario,
     mut compare: impl FnMut(
         usize,
         usize,
-        (usize, &Prepared),
-        (usize, &Prepared),
-    ) -> Result<Vec<Result<Difference, String>>, String>,
-) -> Vec<DifferenceRow<'a>> {
+        (usize, &PointFacts<'_>),
+        (usize, &PointFacts<'_>),
+    ) -> Result<Vec<Result<Difference, String>>, String>
+    + 'f,
+) -> impl Iterator<Item = DifferenceRow<'a>> + 'f
+where
+    'a: 'f,
+{
     let grid = scenario.grid();
-    // Sized at the most rows up front: a vector grown by doubling may hold twice its rows, and a sweep of
-    // 100,000 points has a million of them.
-    let most: usize = scenario
+    let slots = scenario
         .pairings
         .iter()
-        .map(|p| grid * p.comparisons.len().max(1))
-        .sum();
-    let mut rows = Vec::with_capacity(most);
-    for (k, pairing) in scenario.pairings.iter().enumerate() {
-        for g in 0..grid {
-            let (a, b) = (pairing.variant * grid + g, scenario.baseline * grid + g);
-            let point = &scenario.points[a];
-            let row = |metric, baseline_metric, result| DifferenceRow {
-                variant: &scenario.variants[pairing.variant],
-                baseline: &scenario.variants[scenario.baseline],
-                values: &point.values,
-                level_gap: point.level_gap,
-                metric,
-                baseline_metric,
-                result,
-                p_adjusted: None,
-                ci_adjusted: (None, None),
-                verdict: "",
-                exact: None,
-                points: (a, b),
-            };
-            let ineligible = |reason: String| row("ineligible", "ineligible", Err(reason));
-            match (scenario.points[a].prepare(), scenario.points[b].prepare()) {
-                (Ok(pa), Ok(pb)) => match compare(k, g, (a, &pa), (b, &pb)) {
-                    Ok(results) => {
-                        for (c, result) in pairing.comparisons.iter().zip(results) {
-                            rows.push(row(c.metric, c.baseline_metric, result));
-                        }
-                    }
-                    Err(reason) => rows.push(ineligible(reason)),
-                },
-                (Err(reason), _) => rows.push(ineligible(format!("ineligible: {reason}"))),
-                (_, Err(reason)) => {
-                    rows.push(ineligible(format!("ineligible: the baseline: {reason}")))
-                }
-            }
+        .enumerate()
+        .flat_map(move |(k, pairing)| (0..grid).map(move |g| (k, pairing, g)));
+    slots.flat_map(move |(k, pairing, g)| {
+        let (a, b) = (pairing.variant * grid + g, scenario.baseline * grid + g);
+        let point = &scenario.points[a];
+        let row = |metric, baseline_metric, result| DifferenceRow {
+            variant: &scenario.variants[pairing.variant],
+            baseline: &scenario.variants[scenario.baseline],
+            values: &point.values,
+            level_gap: point.level_gap,
+            metric,
+            baseline_metric,
+            result,
+            p_adjusted: None,
+            ci_adjusted: (None, None),
+            verdict: "",
+            exact: None,
+            points: (a, b),
+        };
+        let ineligible = |reason: String| vec![row("ineligible", "ineligible", Err(reason))];
+        match (scenario.points[a].facts(), scenario.points[b].facts()) {
+            (Ok(pa), Ok(pb)) => match compare(k, g, (a, &pa), (b, &pb)) {
+                Ok(results) => pairing
+                    .comparisons
+                    .iter()
+                    .zip(results)
+                    .map(|(c, result)| row(c.metric, c.baseline_metric, result))
+                    .collect(),
+                Err(reason) => ineligible(reason),
+            },
+            (Err(reason), _) => ineligible(format!("ineligible: {reason}")),
+            (_, Err(reason)) => ineligible(format!("ineligible: the baseline: {reason}")),
         }
-    }
-    judge(&mut rows, scenario.confidence);
-    rows
+    })
 }
 
 /// The exact value of `metric` at point `index` of `summaries`, when it was computed.
@@ -276,7 +289,7 @@ pub fn exact_differences<'a>(
     scenario: &'a Scenario,
     summaries: &[PointSummary<'_>],
 ) -> Vec<DifferenceRow<'a>> {
-    let mut rows = rows(scenario, |k, _, (a, _), (b, _)| {
+    let mut rows: Vec<DifferenceRow<'a>> = rows(scenario, |k, _, (a, _), (b, _)| {
         Ok(scenario.pairings[k]
             .comparisons
             .iter()
@@ -290,7 +303,9 @@ pub fn exact_differences<'a>(
                 }
             })
             .collect())
-    });
+    })
+    .collect();
+    judge(&mut rows, scenario.confidence);
     add_exact(&mut rows, summaries);
     rows
 }
@@ -304,15 +319,21 @@ fn judge(rows: &mut [DifferenceRow<'_>], confidence: f64) {
         .collect();
     let levels = paired::holm_levels(&p, 1.0 - confidence);
     for ((row, adjusted), level) in rows.iter_mut().zip(paired::holm(&p)).zip(levels) {
-        row.p_adjusted = adjusted;
-        (row.ci_adjusted, row.verdict) = match &row.result {
-            Ok(d) => {
-                let ci = d.interval_at(level);
-                (ci, paired::verdict(d, ci))
-            }
-            Err(_) => ((None, None), ""),
-        };
+        judge_row(row, adjusted, level);
     }
+}
+
+/// Gives one row Holm's adjusted p-value, its simultaneous interval at error level `level`, and the verdict
+/// that interval gives.
+fn judge_row(row: &mut DifferenceRow<'_>, adjusted: Option<f64>, level: Option<f64>) {
+    row.p_adjusted = adjusted;
+    (row.ci_adjusted, row.verdict) = match &row.result {
+        Ok(d) => {
+            let ci = d.interval_at(level);
+            (ci, paired::verdict(d, ci))
+        }
+        Err(_) => ((None, None), ""),
+    };
 }
 
 #[cfg(test)]

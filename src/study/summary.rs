@@ -38,27 +38,32 @@ impl PointSummary<'_> {
     }
 }
 
-/// Summarizes every point of a scenario from its tallies (`None` for ineligible points), in order (a
-/// point not kept is prepared again for its fixed quantities, and dropped).
+/// Summarizes every point of a scenario from its tallies (`None` for ineligible points), in order.
 pub fn summarize<'a>(scenario: &'a Scenario, tallies: &[Option<Tally>]) -> Vec<PointSummary<'a>> {
-    scenario
-        .points
-        .iter()
-        .zip(tallies)
-        .map(|(point, tally)| PointSummary {
-            variant: &scenario.variants[point.variant],
-            values: &point.values,
-            level_gap: point.level_gap,
-            action: point.action,
-            result: match (point.prepare(), tally) {
-                (Ok(p), Some(t)) => {
-                    Ok(metrics::summarize(&p, point.action, t, scenario.confidence))
-                }
-                (Err(reason), _) => Err(reason.to_string()),
-                (Ok(_), None) => Err("not run".to_string()),
-            },
-        })
+    (0..scenario.points.len())
+        .map(|i| summary_of(scenario, i, tallies[i].as_ref()))
         .collect()
+}
+
+/// The summary of point `index` from its tally (`None` when it did not run). A point whose metrics read a
+/// fact of its action is prepared again for it, and dropped ([`Point::facts`](crate::scenario::Point::facts)).
+pub fn summary_of<'a>(
+    scenario: &'a Scenario,
+    index: usize,
+    tally: Option<&Tally>,
+) -> PointSummary<'a> {
+    let point = &scenario.points[index];
+    PointSummary {
+        variant: &scenario.variants[point.variant],
+        values: &point.values,
+        level_gap: point.level_gap,
+        action: point.action,
+        result: match (point.facts(), tally) {
+            (Ok(p), Some(t)) => Ok(metrics::summarize(&p, point.action, t, scenario.confidence)),
+            (Err(reason), _) => Err(reason.to_string()),
+            (Ok(_), None) => Err("not run".to_string()),
+        },
+    }
 }
 
 /// A tune's answer at one sweep point, as tune.csv and the report give it.

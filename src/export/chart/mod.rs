@@ -10,10 +10,9 @@ pub mod glyphs;
 
 use crate::scenario::Scenario;
 use crate::scenario::chart::ChartSize;
-use crate::stats::Tally;
-use crate::study::DifferenceRow;
 use crate::study::summary::PointSummary;
 use crate::study::tuning::TunePoint;
+use crate::study::{DifferenceRow, Rows};
 use figure::{Canvas, Figure};
 
 /// One chart as drawn: its file stem, its caption in words, and its two images.
@@ -43,13 +42,28 @@ impl Drawn {
 /// ran, which the captions say.
 pub fn render(
     scenario: &Scenario,
-    summaries: &[PointSummary<'_>],
-    tallies: &[Option<Tally>],
-    differences: &[DifferenceRow<'_>],
+    rows: &Rows<'_>,
     tunes: &[Vec<TunePoint>],
     trials: u64,
 ) -> Result<Vec<Drawn>, String> {
     let mut figures: Vec<(String, Figure, Canvas)> = Vec::new();
+    // A chart groups and orders points as it likes, so it reads rows held; only while charts are made,
+    // and the differences only for a chart of them.
+    let summaries: Vec<PointSummary<'_>> = if scenario.charts.is_empty() {
+        Vec::new()
+    } else {
+        rows.summaries().collect()
+    };
+    let differences: Vec<DifferenceRow<'_>> = if scenario
+        .charts
+        .iter()
+        .any(|c| c.kind == crate::scenario::chart::ChartKind::Difference)
+    {
+        rows.differences().collect()
+    } else {
+        Vec::new()
+    };
+    let (summaries, differences, tallies) = (&summaries[..], &differences[..], rows.tallies());
     for chart in &scenario.charts {
         let figure = data::figure(scenario, chart, summaries, tallies, differences, trials);
         figures.push((chart.file.clone(), figure, Canvas::of(chart)));

@@ -148,7 +148,7 @@ fn sides(c: &mut Criterion) {
     let gang = |attackers: u32, victims: u32| {
         GangPlan::prepare(
             &Sides {
-                sides: [side(thug, attackers), side(guard, victims)],
+                sides: [side(thug, attackers).into(), side(guard, victims).into()],
             },
             &o,
             FightKind::Brawl(Style::Punch),

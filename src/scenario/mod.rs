@@ -1054,6 +1054,15 @@ impl Builder<'_> {
                 if !keep {
                     point.kept = None;
                 }
+                if let (Ok(recipe), Some(Ok(last))) =
+                    (&mut point.recipe, points.last().map(|p: &Point| &p.recipe))
+                {
+                    for (side, before) in recipe.sides.sides.iter_mut().zip(&last.sides.sides) {
+                        if side == before {
+                            *side = std::sync::Arc::clone(before);
+                        }
+                    }
+                }
                 points.push(point);
             }
         }
@@ -1636,11 +1645,11 @@ impl Builder<'_> {
                 });
             }
         }
-        // A point keeps its sides until it runs: no spare room (a Vec grown by pushes holds four entries).
-        for side in &mut sides {
-            side.shrink_to_fit();
-        }
-        let sides = Sides { sides };
+        // A point keeps its sides until it runs, shared with the point before where they are the same
+        // ([`Builder::points`]), with no spare room (a Vec grown by pushes holds four entries).
+        let sides = Sides {
+            sides: sides.map(std::sync::Arc::from),
+        };
         if !several && let Some(s) = (0..2).find(|s| sides.members(*s) > 1) {
             // Only a tune's candidate can get here: the study's own points were weighed by `several`.
             return Err(self.error(

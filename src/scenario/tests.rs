@@ -454,3 +454,36 @@ fn a_variant_sets_its_keys_on_every_entry_and_a_sweep_on_one() {
     );
     assert_eq!(entries[1].target, Target::Weakest);
 }
+
+#[test]
+fn a_point_shares_each_side_it_sets_as_the_point_before_does() {
+    // The victim's armor class changes every 20 points: the attacker's level, the last axis, runs fastest.
+    let text = include_str!("../../scenarios/mugging-level-gap.toml");
+    let text = text.split("[[chart]]").next().unwrap_or(text).replacen(
+        "[sweep]\n",
+        "[sweep]\n\"victim.ac\" = { from = -10, to = 15 }\n",
+        1,
+    );
+    let s = parse(&text).unwrap();
+    let sides = |i: usize| match &s.points[i].recipe {
+        Ok(recipe) => recipe.sides.sides.clone(),
+        Err(why) => panic!("{why}"),
+    };
+    let (mut shared, mut apart) = (0, 0);
+    for i in 1..s.points.len() {
+        let (before, now) = (sides(i - 1), sides(i));
+        for (b, n) in before.iter().zip(&now) {
+            // Shared exactly where they are the same: equal sides are one, different ones are apart.
+            assert_eq!(std::sync::Arc::ptr_eq(b, n), b == n, "point {i}");
+            if std::sync::Arc::ptr_eq(b, n) {
+                shared += 1;
+            } else {
+                apart += 1;
+            }
+        }
+    }
+    // Every attacker differs from the one before; the victim, 25 times a variant and from one to the other.
+    assert_eq!(s.points.len(), 2 * 26 * 20);
+    assert_eq!(apart, s.points.len() - 1 + 2 * 25 + 1, "{shared} {apart}");
+    assert_eq!(shared, s.points.len() - 1 - (2 * 25 + 1));
+}

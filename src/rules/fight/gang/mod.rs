@@ -22,6 +22,8 @@ mod target;
 mod tests;
 mod words;
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 
 use crate::rules::Matchup;
@@ -111,19 +113,21 @@ pub const MAX_MEMBERS: u32 = 64;
 /// Member `i` of a side is the `i`-th in that order, counting each entry's `count` members in turn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sides {
-    /// The attackers' entries, then the victims'.
-    pub sides: [Vec<Entry>; 2],
+    /// The attackers' entries, then the victims'. Shared: a sweep's points often set one side alike (the
+    /// attacker, while the victim's fields are swept), and a study of 100,000 points would otherwise hold
+    /// 100,000 copies of it (some 400 bytes each, with its names).
+    pub sides: [Arc<[Entry]>; 2],
 }
 
 impl Sides {
     /// One member a side.
     pub fn one_on_one(m: &Matchup) -> Sides {
         let one = |c: &Combatant| {
-            vec![Entry {
+            Arc::from([Entry {
                 combatant: c.clone(),
                 count: 1,
                 target: Target::default(),
-            }]
+            }])
         };
         Sides {
             sides: [one(&m.attacker), one(&m.victim)],

@@ -80,9 +80,9 @@ impl GangPlan {
         };
         let mut pairs: [Vec<Vec<FightPlan>>; 3] = Default::default();
         for &stand in stands {
-            for a in &sides.sides[0] {
+            for a in sides.sides[0].iter() {
                 let mut row = Vec::with_capacity(sides.sides[1].len());
-                for v in &sides.sides[1] {
+                for v in sides.sides[1].iter() {
                     let m = Matchup {
                         attacker: a.combatant.clone(),
                         victim: v.combatant.clone(),

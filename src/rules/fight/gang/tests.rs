@@ -31,7 +31,7 @@ fn plan(
 ) -> GangPlan {
     GangPlan::prepare(
         &Sides {
-            sides: [attackers, victims],
+            sides: [attackers.into(), victims.into()],
         },
         o,
         FightKind::Brawl(style),
@@ -820,7 +820,7 @@ fn the_outcomes_of_many_fights_of_several_are_those_recorded() {
     for (name, attackers, victims, (kind, intent), o, _) in &cases {
         let p = GangPlan::prepare(
             &Sides {
-                sides: [attackers.clone(), victims.clone()],
+                sides: [attackers.clone().into(), victims.clone().into()],
             },
             o,
             *kind,

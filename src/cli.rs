@@ -698,7 +698,9 @@ pub fn headline_table(
     }
     let shown = study.points().min(SHOWN_POINTS);
     let mut headline_difference: Vec<Option<DifferenceRow<'_>>> = vec![None; shown];
-    if compared {
+    // Walked only when a point shown has a difference: a variant's points are its sweep in order.
+    let grid = scenario.grid();
+    if compared && scenario.pairings.iter().any(|p| p.variant * grid < shown) {
         for d in study.differences() {
             let action = scenario.points[d.points.0].action;
             if d.points.0 < shown && d.metric == metrics::headline(action) && d.result.is_ok() {

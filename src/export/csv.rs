@@ -330,14 +330,12 @@ pub fn flips_csv(
 pub fn exemplars_csv(
     out: &mut dyn Write,
     scenario: &Scenario,
-    rows: &[Exemplar<'_>],
+    rows: &[Exemplar],
 ) -> Result<(), ExportError> {
     let mut w = writer(out);
     w.write_record(header(scenario, &["kind", "trial", "rounds"]))?;
     for e in rows {
-        let mut row = vec![e.variant.to_string()];
-        row.extend(e.values.iter().map(|v| v.to_string()));
-        row.push(e.level_gap.to_string());
+        let mut row = point_lead(scenario, &scenario.points[e.point]);
         row.push(e.kind.to_string());
         match e.found {
             Some((trial, rounds)) => row.extend([trial.to_string(), rounds.to_string()]),

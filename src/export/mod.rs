@@ -60,7 +60,7 @@ pub struct StudyResults<'a> {
     /// How often each variant and the baseline part each way (empty without variants, or for `exact`).
     pub flips: &'a [FlipRow<'a>],
     /// The exemplary trials of every fight point (empty without fights, or for `exact`).
-    pub exemplars: &'a [Exemplar<'a>],
+    pub exemplars: &'a [Exemplar],
     /// Every tune's solved points.
     pub tuned: &'a [Vec<TunePoint>],
     /// The tunes' answers, as tune.csv and the report give them.

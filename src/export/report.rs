@@ -78,7 +78,7 @@ pub struct Report<'a> {
     /// The variants' flips against the baseline, as flips.csv.
     pub flips: &'a [FlipRow<'a>],
     /// The fights worth reading, as exemplars.csv.
-    pub exemplars: &'a [Exemplar<'a>],
+    pub exemplars: &'a [Exemplar],
     /// The charts (their SVG is inlined with their caption); `None` when charts were not drawn.
     pub charts: Option<&'a [Drawn]>,
     /// Whether exact values were computed (`run --exact`): they get their own columns.
@@ -916,19 +916,21 @@ fn tunes(page: &mut String, r: &Report<'_>) {
 
 fn ineligible(page: &mut String, r: &Report<'_>) {
     let s = r.scenario;
-    let mut rows = Vec::new();
-    for p in r.rows.summaries() {
-        if let Err(reason) = &p.result {
-            let values: Vec<&SweepValue> = p.values.iter().collect();
-            rows.push(
-                Row::default()
-                    .text(p.variant)
-                    .point(&values, p.level_gap)
-                    .class("reason", reason),
-            );
-        }
-    }
-    if rows.is_empty() {
+    // Counted, then made a row at a time: the table shows the first of them.
+    let count = r.rows.summaries().filter(|p| p.result.is_err()).count();
+    let rows = r.rows.summaries().filter_map(|p| {
+        let Err(reason) = &p.result else {
+            return None;
+        };
+        let values: Vec<&SweepValue> = p.values.iter().collect();
+        Some(
+            Row::default()
+                .text(p.variant)
+                .point(&values, p.level_gap)
+                .class("reason", reason),
+        )
+    });
+    if count == 0 {
         page.push_str("<p>Every point ran.</p>\n");
         return;
     }
@@ -936,7 +938,7 @@ fn ineligible(page: &mut String, r: &Report<'_>) {
         page,
         "<p>{} of {} points did not run: the rules forbid the action there. <code>summary.csv</code> \
          gives each one row with metric <code>ineligible</code> and the reason.</p>",
-        thousands(rows.len() as u64),
+        thousands(count as u64),
         thousands(s.points.len() as u64)
     );
     let mut cells = vec![("variant".to_string(), false)];

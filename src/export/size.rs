@@ -338,10 +338,9 @@ const EVALUATION: u64 = 512;
 /// ineligibility (counted generously) and their block.
 const REASON: u64 = 512 + ALLOCATION;
 
-/// What a row of differences takes while Holm's adjustment is worked out over all of them: its p-value, its
-/// adjusted p-value and its level (an `Option<f64>` each), the p-value again in the ranking, and the two
-/// `f64`s kept of it ([`crate::study::Rows`]).
-const JUDGING: u64 = 5 * 16;
+/// What a row of differences takes while Holm's adjustment is worked out over all of them: its p-value (an
+/// `Option<f64>`), its index in the ranking, and the two `f64`s kept of it ([`crate::study::Rows`]).
+const JUDGING: u64 = 16 + 8 + 16;
 
 /// The rows a run holds after its trials until its files are made, at their structs' sizes (each vector is
 /// sized up front), with room for a reason in each when a point of the study may be ineligible: every
@@ -408,8 +407,7 @@ fn rows_bytes(scenario: &Scenario, footprints: &[Option<Footprint>]) -> u64 {
         .iter()
         .filter(|p| p.action.is_fight())
         .count() as u64;
-    let exemplars =
-        fights.saturating_mul(4 * size(size_of::<crate::study::exemplars::Exemplar<'_>>()));
+    let exemplars = fights.saturating_mul(4 * size(size_of::<crate::study::exemplars::Exemplar>()));
     summaries
         .saturating_add(tunes)
         .saturating_add(differences)

@@ -553,6 +553,8 @@ fn finish<'s>(
     } else {
         Vec::new()
     };
+    // Before the flips and exemplars, which then take the room it works in.
+    let judgement = study::rows::Judgement::of(scenario, &results);
     // The trials flips.csv and exemplars.csv name, replayed after the points ran.
     let (flips, exemplars) = engine::with_threads(run.threads, || {
         (
@@ -561,7 +563,7 @@ fn finish<'s>(
         )
     })
     .map_err(|e| RunError::Threads(Some(e)))?;
-    let rows = Rows::tallied(scenario, results, exact);
+    let rows = Rows::judged(scenario, results, exact, judgement);
     let tuned = if scenario.tunes.is_empty() {
         Vec::new()
     } else {

@@ -565,29 +565,40 @@ pub fn difference(
     }
 }
 
-/// The p-values given with their indices, smallest first (ties by index): the order Holm's step-down
-/// walks.
-fn ranked(p: &[Option<f64>]) -> Vec<(usize, f64)> {
-    let mut order: Vec<(usize, f64)> = p
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.map(|p| (i, p)))
-        .collect();
-    order.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
+/// The indices of the p-values given, smallest p-value first (ties by index): the order Holm's step-down
+/// walks. Indices alone, sized up front: a study may have a million p-values, ranked while the run's
+/// tallies are held.
+fn ranked(p: &[Option<f64>]) -> Vec<usize> {
+    let value = |i: usize| p[i].unwrap_or(f64::NAN);
+    let mut order: Vec<usize> = Vec::with_capacity(p.len());
+    order.extend((0..p.len()).filter(|&i| p[i].is_some()));
+    order.sort_by(|&x, &y| value(x).total_cmp(&value(y)).then(x.cmp(&y)));
     order
+}
+
+/// Holm's step-down over every p-value given, once for both of its answers: `each(index, adjusted p-value,
+/// level)` for each p-value in rank order, as [`holm`] and [`holm_levels`] give them.
+pub fn holm_walk(p: &[Option<f64>], alpha: f64, mut each: impl FnMut(usize, f64, f64)) {
+    let order = ranked(p);
+    let m = order.len();
+    let mut running: f64 = 0.0;
+    let mut stopped: Option<f64> = None;
+    for (k, i) in order.into_iter().enumerate() {
+        let Some(p) = p[i] else { continue };
+        let level = alpha / (m - k) as f64;
+        running = running.max(((m - k) as f64 * p).min(1.0));
+        if stopped.is_none() && running >= alpha {
+            stopped = Some(level);
+        }
+        each(i, running, stopped.unwrap_or(level));
+    }
 }
 
 /// Holm's step-down adjustment of every p-value given (`None` stays `None`): the k-th smallest of m is
 /// multiplied by m − k + 1, and the adjusted values are made non-decreasing in that order.
 pub fn holm(p: &[Option<f64>]) -> Vec<Option<f64>> {
-    let order = ranked(p);
-    let m = order.len();
     let mut out = vec![None; p.len()];
-    let mut running: f64 = 0.0;
-    for (k, (i, p)) in order.into_iter().enumerate() {
-        running = running.max(((m - k) as f64 * p).min(1.0));
-        out[i] = Some(running);
-    }
+    holm_walk(p, 0.05, |i, adjusted, _| out[i] = Some(adjusted));
     out
 }
 
@@ -602,19 +613,8 @@ pub fn holm(p: &[Option<f64>]) -> Vec<Option<f64>> {
 /// the stopping comparison's). The stop is read from the same running maximum [`holm`] computes, so the
 /// two never disagree on where it is.
 pub fn holm_levels(p: &[Option<f64>], alpha: f64) -> Vec<Option<f64>> {
-    let order = ranked(p);
-    let m = order.len();
     let mut out = vec![None; p.len()];
-    let mut running: f64 = 0.0;
-    let mut stopped: Option<f64> = None;
-    for (k, (i, p)) in order.into_iter().enumerate() {
-        let level = alpha / (m - k) as f64;
-        running = running.max(((m - k) as f64 * p).min(1.0));
-        if stopped.is_none() && running >= alpha {
-            stopped = Some(level);
-        }
-        out[i] = Some(stopped.unwrap_or(level));
-    }
+    holm_walk(p, alpha, |i, _, level| out[i] = Some(level));
     out
 }
 

@@ -160,9 +160,19 @@ pub fn verdicts_along<'a>(
 /// order; Holm's adjustment over all of them, and each verdict at the scenario's confidence. A study's files
 /// read them made as they go ([`Rows`]); this is the same rows at once.
 pub fn differences<'a>(scenario: &'a Scenario, results: &Results) -> Vec<DifferenceRow<'a>> {
-    let mut rows: Vec<DifferenceRow<'a>> = differences_of(scenario, results).collect();
+    let mut rows: Vec<DifferenceRow<'a>> = Vec::with_capacity(most_rows(scenario));
+    rows.extend(differences_of(scenario, results));
     judge(&mut rows, scenario.confidence);
     rows
+}
+
+/// The most rows of differences a run of `scenario` has: each pairing's comparisons at every sweep point.
+fn most_rows(scenario: &Scenario) -> usize {
+    scenario
+        .pairings
+        .iter()
+        .map(|p| scenario.grid() * p.comparisons.len().max(1))
+        .sum()
 }
 
 /// The rows of [`differences`] before Holm's adjustment, made one pairing and sweep point at a time.

@@ -59,7 +59,10 @@ pub fn render(
         .iter()
         .any(|c| c.kind == crate::scenario::chart::ChartKind::Difference)
     {
-        rows.differences().collect()
+        // Sized up front: a vector grown by doubling may hold twice its rows.
+        let mut held = Vec::with_capacity(rows.difference_count());
+        held.extend(rows.differences());
+        held
     } else {
         Vec::new()
     };

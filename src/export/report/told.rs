@@ -151,7 +151,7 @@ pub(super) fn fights(page: &mut String, r: &Report<'_>) {
     );
     let mut told = 0;
     for (v, variant) in s.variants.iter().enumerate().take(TOLD_VARIANTS) {
-        let mine: Vec<&Exemplar<'_>> = r
+        let mine: Vec<&Exemplar> = r
             .exemplars
             .iter()
             .filter(|e| s.points[e.point].variant == v)

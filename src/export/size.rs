@@ -245,7 +245,7 @@ fn recipe_heap(recipe: &Recipe) -> u64 {
 /// and a merge's copy of them), each histogram at every value its range can hold; then, while the trials
 /// run, each worker's group prepared (a work item prepares its points and drops them when it ends) and
 /// the partial results of the work items in flight, or after them the rows the files are made of
-/// ([`rows_bytes`]) and the report and charts, made in memory (the CSV files go to disk as they are made,
+/// (`rows_bytes`) and the report and charts, made in memory (the CSV files go to disk as they are made,
 /// their summaries and differences made as they are read).
 /// A histogram's pages that no value reaches are never touched, so a sweep of wide-ranging damage may take
 /// a fraction of its projection. Each point is prepared here to size its tally, one at a time. Saturates

@@ -282,15 +282,18 @@ fn exact_of(summaries: &[PointSummary<'_>], index: usize, metric: &str) -> Optio
 /// `run --exact` and `exact` compute them).
 pub fn add_exact(rows: &mut [DifferenceRow<'_>], summaries: &[PointSummary<'_>]) {
     for row in rows {
-        let (a, b) = row.points;
-        row.exact = match (
-            exact_of(summaries, a, row.metric),
-            exact_of(summaries, b, row.baseline_metric),
-        ) {
-            (Some(x), Some(y)) => Some(x - y),
-            _ => None,
-        };
+        row.exact = exact_difference(row, |index, metric| exact_of(summaries, index, metric));
     }
+}
+
+/// The exact difference of a row: the exact value of its variant's metric less the baseline's, where both
+/// are known (`exact_of(point index, metric)`).
+fn exact_difference(
+    row: &DifferenceRow<'_>,
+    exact_of: impl Fn(usize, &str) -> Option<f64>,
+) -> Option<f64> {
+    let (a, b) = row.points;
+    Some(exact_of(a, row.metric)? - exact_of(b, row.baseline_metric)?)
 }
 
 /// The exact differences of a single-action scenario from its exact summaries: each row's difference is

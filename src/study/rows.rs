@@ -208,14 +208,9 @@ impl<'s> Rows<'s> {
                     .map(move |(mut row, j)| {
                         super::judge_row(&mut row, some(j.p_adjusted), some(j.level));
                         if !exact.is_empty() {
-                            let (a, b) = row.points;
-                            row.exact = match (
-                                self.exact_of(exact, a, row.metric),
-                                self.exact_of(exact, b, row.baseline_metric),
-                            ) {
-                                (Some(x), Some(y)) => Some(x - y),
-                                _ => None,
-                            };
+                            row.exact = super::exact_difference(&row, |index, metric| {
+                                self.exact_of(exact, index, metric)
+                            });
                         }
                         row
                     }),

@@ -330,8 +330,12 @@ fn judge(rows: &mut [DifferenceRow<'_>], confidence: f64) {
         .iter()
         .map(|r| r.result.as_ref().ok().and_then(|d| d.p_value))
         .collect();
-    let levels = paired::holm_levels(&p, 1.0 - confidence);
-    for ((row, adjusted), level) in rows.iter_mut().zip(paired::holm(&p)).zip(levels) {
+    // One walk of Holm's step-down; rows without a p-value keep no adjustment.
+    let mut judged = vec![(None, None); rows.len()];
+    paired::holm_walk(&p, 1.0 - confidence, |i, adjusted, level| {
+        judged[i] = (Some(adjusted), Some(level));
+    });
+    for (row, (adjusted, level)) in rows.iter_mut().zip(judged) {
         judge_row(row, adjusted, level);
     }
 }

@@ -141,11 +141,6 @@ impl<'s> Rows<'s> {
         }
     }
 
-    /// The scenario.
-    pub fn scenario(&self) -> &'s Scenario {
-        self.scenario
-    }
-
     /// The tallies, one per point (`None` for an ineligible point); none for rows held.
     pub fn tallies(&self) -> &[Option<Tally>] {
         match &self.made {
